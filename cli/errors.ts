@@ -1,0 +1,51 @@
+import { CommanderError } from 'commander';
+import { ZodError } from 'zod';
+import { MeshCommandError, MeshRefusedError, MeshUnreadableError } from '../mesh/errors';
+
+/** Exit codes the CLI documents; `process.exit` is called only in main.ts. */
+export const EXIT = { ok: 0, failure: 1, usage: 2, waiting: 3, rolledBack: 4, failedOrAborted: 5 } as const;
+
+/** An operator's mistake on the command line: one sentence and a suggestion; nothing was started. */
+export class UsageError extends Error {
+  override readonly name = 'UsageError';
+  constructor(
+    message: string,
+    readonly suggestion: string,
+  ) {
+    super(message);
+  }
+}
+
+export interface Presented {
+  message: string;
+  suggestion?: string;
+  exitCode: number;
+}
+
+export function presentError(error: unknown): Presented {
+  if (error instanceof UsageError) return { message: error.message, suggestion: error.suggestion, exitCode: EXIT.usage };
+  if (error instanceof ZodError) {
+    const issue = error.issues[0];
+    const where = issue && issue.path.length > 0 ? `--${issue.path.map(String).join('.')}` : 'input';
+    return {
+      message: `${where}: ${issue?.message ?? 'invalid'}.`,
+      suggestion: 'Run the command with --help to see what it accepts.',
+      exitCode: EXIT.usage,
+    };
+  }
+  if (error instanceof CommanderError) {
+    return {
+      message: error.message.replace(/^error: /, ''),
+      suggestion: 'Run `mesh --help` or add --help to the command.',
+      exitCode: EXIT.usage,
+    };
+  }
+  if (error instanceof MeshRefusedError) {
+    return { message: error.message, suggestion: 'Check the names with `mesh local node show`.', exitCode: EXIT.usage };
+  }
+  if (error instanceof MeshUnreadableError) {
+    return { message: `mesh state is unreadable: ${error.message}`, exitCode: EXIT.failure };
+  }
+  if (error instanceof MeshCommandError) return { message: error.message, exitCode: EXIT.failure };
+  return { message: error instanceof Error ? error.message : String(error), exitCode: EXIT.failure };
+}

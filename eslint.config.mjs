@@ -1,0 +1,43 @@
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+import globals from 'globals';
+
+const nodeBuiltins = ['node:*', 'fs', 'path', 'os', 'child_process', 'http', 'https', 'net', 'crypto'];
+
+export default tseslint.config(
+  { ignores: ['node_modules/**', 'dist/**', 'test/artifacts/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: { globals: { ...globals.node } },
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/consistent-type-imports': 'error',
+    },
+  },
+  {
+    files: ['bin/**/*.js'],
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
+  {
+    files: ['workflows/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: nodeBuiltins, message: 'Workflow code is deterministic: no Node built-ins.' },
+            { group: ['dockerode', 'pino', '@temporalio/client', '@temporalio/worker', '@temporalio/activity'], message: 'Not in workflow code.' },
+            { group: ['**/activities/**', '../activities', '../activities/*'], allowTypeImports: true, message: 'Workflows only import type from activities.' },
+          ],
+        },
+      ],
+      'no-restricted-properties': [
+        'error',
+        { object: 'process', property: 'env', message: 'No environment in workflow code.' },
+        { object: 'Math', property: 'random', message: 'Use workflow APIs.' },
+        { object: 'Date', property: 'now', message: 'Date.now in workflows is the workflow clock; prefer explicit workflow APIs.' },
+      ],
+    },
+  },
+);

@@ -1,0 +1,23 @@
+import type { z } from 'zod';
+import { MeshUnreadableError } from './errors';
+
+/** Parses mesh output or state, naming the source and the first offending field when it does not fit. */
+export function parseMesh<S extends z.ZodType>(schema: S, value: unknown, source: string): z.output<S> {
+  const result = schema.safeParse(value);
+  if (result.success) return result.data;
+  const issue = result.error.issues[0];
+  const field = issue ? issue.path.map(String).join('.') : '';
+  throw new MeshUnreadableError(source, field, issue ? issue.message.toLowerCase() : 'does not match');
+}
+
+/** Parses JSON text from mesh (a file, a command's stdout) then validates it. */
+export function parseMeshJson<S extends z.ZodType>(schema: S, text: string, source: string): z.output<S> {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    const why = text.trim() === '' ? 'is empty' : `is not valid JSON (truncated?): ${(error as Error).message}`;
+    throw new MeshUnreadableError(source, '', why);
+  }
+  return parseMesh(schema, value, source);
+}

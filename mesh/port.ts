@@ -1,0 +1,23 @@
+import type { ApplyReport, ModuleSpec, NodeState, PushReceipt, UpgradePolicy } from './schemas';
+
+/**
+ * The verbs a runbook uses to talk to mesh (DESIGN §1, §3). Every adapter returns values parsed by
+ * the schemas in ./schemas and throws MeshUnreadableError for anything that does not parse.
+ */
+export interface MeshPort {
+  /** Module M should run on node N. Idempotent. */
+  assign(module: string, node: string): Promise<void>;
+  /** M should no longer run on N; the next push removes its containers (data stays). Idempotent. */
+  unassign(module: string, node: string): Promise<void>;
+  /** Sends node N every resource it should hold. The node applies asynchronously. */
+  push(node: string): Promise<PushReceipt>;
+  /** On an adopted node, mesh now owns M's data already on disk. Takes effect on the next push. */
+  take(module: string, node: string): Promise<void>;
+  /** The node's apply report for this push, or undefined while the node has not applied it yet. */
+  applyReport(node: string, pushId: string): Promise<ApplyReport | undefined>;
+  nodeState(node: string): Promise<NodeState>;
+  moduleSpec(module: string): Promise<ModuleSpec>;
+  /** Replaces a module's spec (e.g. a changed mount path). Takes effect on the next push. */
+  setModuleSpec(spec: ModuleSpec): Promise<void>;
+  setUpgradePolicy(module: string, policy: UpgradePolicy): Promise<void>;
+}

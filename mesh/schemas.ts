@@ -1,0 +1,113 @@
+import { z } from 'zod';
+
+/** Everything that crosses the mesh port is described here once and parsed on the way in. */
+
+export const NAME_PATTERN = /^[a-z0-9][a-z0-9-]*$/;
+export const Name = z.string().regex(NAME_PATTERN, 'lower-case letters, digits and dashes, not starting with a dash');
+
+export const AbsolutePath = z
+  .string()
+  .refine((p) => p.startsWith('/'), 'must be an absolute path')
+  .refine((p) => !p.split('/').includes('..'), 'must not contain ..');
+
+export const UpgradePolicy = z.enum(['manual', 'roll-out']);
+export type UpgradePolicy = z.infer<typeof UpgradePolicy>;
+
+export const MountSpec = z.object({
+  hostPath: AbsolutePath,
+  containerPath: AbsolutePath,
+  readOnly: z.boolean().default(false),
+});
+export type MountSpec = z.infer<typeof MountSpec>;
+
+export const PortSpec = z.object({
+  host: z.number().int().min(1).max(65535),
+  container: z.number().int().min(1).max(65535),
+  hostIp: z.string().default('127.0.0.1'),
+});
+
+export const HealthcheckSpec = z.object({
+  test: z.array(z.string()).min(1),
+  intervalSeconds: z.number().positive().default(2),
+  timeoutSeconds: z.number().positive().default(2),
+  retries: z.number().int().min(1).default(3),
+  startPeriodSeconds: z.number().min(0).default(0),
+});
+
+export const ContainerSpec = z.object({
+  name: Name,
+  image: z.string().min(1),
+  command: z.array(z.string()).optional(),
+  mounts: z.array(MountSpec).default([]),
+  ports: z.array(PortSpec).default([]),
+  env: z.record(z.string(), z.string()).default({}),
+  healthcheck: HealthcheckSpec.optional(),
+});
+export type ContainerSpec = z.infer<typeof ContainerSpec>;
+
+export const ModuleSpec = z.object({
+  module: Name,
+  upgradePolicy: UpgradePolicy.default('manual'),
+  dataDirs: z.array(AbsolutePath).default([]),
+  containers: z.array(ContainerSpec).min(1),
+});
+export type ModuleSpec = z.infer<typeof ModuleSpec>;
+/** What a module file may say before defaults are filled in. */
+export type ModuleSpecInput = z.input<typeof ModuleSpec>;
+
+/** Resource ids name what a push sends: `<module>/dir:<host path>` or `<module>/container:<name>`. */
+export const ResourceId = z.string().regex(/^[a-z0-9][a-z0-9-]*\/(dir|container):.+$/, 'not a mesh resource id');
+
+export const PushReceipt = z.object({
+  pushId: z.string().min(1),
+  node: Name,
+  sent: z.number().int().min(0),
+  resourceIds: z.array(ResourceId),
+});
+export type PushReceipt = z.infer<typeof PushReceipt>;
+
+export const HeldResource = z.object({
+  resource: ResourceId,
+  module: Name,
+  reason: z.string().min(1),
+});
+export type HeldResource = z.infer<typeof HeldResource>;
+
+export const FailedResource = z.object({
+  resource: ResourceId,
+  module: Name,
+  error: z.string().min(1),
+});
+export type FailedResource = z.infer<typeof FailedResource>;
+
+export const ApplyReport = z.object({
+  pushId: z.string().min(1),
+  node: Name,
+  applied: z.number().int().min(0),
+  appliedIds: z.array(ResourceId),
+  held: z.array(HeldResource),
+  failed: z.array(FailedResource),
+  finishedAt: z.iso.datetime(),
+});
+export type ApplyReport = z.infer<typeof ApplyReport>;
+
+export const NodeState = z.object({
+  node: Name,
+  adopted: z.boolean(),
+  /** Where the node's host paths live on this machine: `/` for a real node. */
+  hostRoot: AbsolutePath,
+  assigned: z.array(Name),
+  taken: z.array(Name),
+  /** The node's own holds, as it decided them at its last apply, with its reasons. */
+  holds: z.array(HeldResource),
+  lastApply: ApplyReport.nullable(),
+});
+export type NodeState = z.infer<typeof NodeState>;
+
+export function dirResourceId(module: string, hostPath: string): string {
+  return `${module}/dir:${hostPath}`;
+}
+
+export function containerResourceId(module: string, container: string): string {
+  return `${module}/container:${container}`;
+}

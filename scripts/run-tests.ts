@@ -1,0 +1,68 @@
+import { spawn } from 'node:child_process';
+import { readdirSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { TestWorkflowEnvironment } from '@temporalio/testing';
+import { devServerExecutable } from '../worker/temporal-binary';
+
+/**
+ * The test harness: one real Temporal dev server for the whole run, then node's test runner over every
+ * test file (unit first), then a one-line summary. Integration tests find the server in TEMPORAL_ADDRESS.
+ */
+
+const root = join(__dirname, '..');
+
+function testFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true })
+    .flatMap((entry) => {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) return testFiles(path);
+      return entry.name.endsWith('.test.ts') ? [path] : [];
+    })
+    .sort();
+}
+
+function runNodeTests(files: string[], env: NodeJS.ProcessEnv): Promise<{ code: number; output: string }> {
+  const args = ['--import', 'tsx', '--test', '--test-reporter=spec', '--test-concurrency=1', ...files];
+  const child = spawn(process.execPath, args, { cwd: root, env, stdio: ['ignore', 'pipe', 'inherit'] });
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => {
+    output += chunk.toString();
+    process.stdout.write(chunk);
+  });
+  return new Promise((resolve) => child.on('close', (code) => resolve({ code: code ?? 1, output })));
+}
+
+function count(output: string, label: string): number {
+  const match = new RegExp(`^\\S*\\s*${label} (\\d+)$`, 'm').exec(output);
+  return match ? Number(match[1]) : 0;
+}
+
+async function main(): Promise<number> {
+  const selected = process.argv.slice(2);
+  const files = selected.length > 0 ? selected : testFiles(join(root, 'test'));
+  const started = Date.now();
+  const temporal = await TestWorkflowEnvironment.createLocal({ server: { executable: devServerExecutable() } });
+  process.stdout.write(`harness: Temporal dev server on ${temporal.address}, ${files.length} test files\n`);
+  try {
+    const env = { ...process.env, TEMPORAL_ADDRESS: temporal.address, TEMPORAL_NAMESPACE: 'default' };
+    const { code, output } = await runNodeTests(
+      files.map((file) => relative(root, file)),
+      env,
+    );
+    const passed = count(output, 'pass');
+    const failed = count(output, 'fail');
+    const seconds = ((Date.now() - started) / 1000).toFixed(1);
+    process.stdout.write(`\nharness: ${files.length} test files in ${seconds}s\ntests: ${passed} passed, ${failed} failed\n`);
+    return code !== 0 || failed > 0 || passed === 0 ? 1 : 0;
+  } finally {
+    await temporal.teardown();
+  }
+}
+
+void main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    process.stderr.write(`harness: ${error instanceof Error ? error.stack : String(error)}\n`);
+    process.exit(1);
+  },
+);
