@@ -1,0 +1,98 @@
+import { z } from 'zod';
+import { MESH_VERBS, VERB_PLACEHOLDERS, placeholdersIn, type CommandTemplate, type MeshVerb } from './argv';
+
+/**
+ * How the command adapter drives the operator's `mesh` controller CLI. Each verb is one program and an
+ * argument array; `{placeholder}`s are substituted inside single arguments, never through a shell.
+ *
+ * Output contract (stdout, exit code 0):
+ * - push: a PushReceipt; nodeState: a NodeState; moduleSpec: a ModuleSpec (JSON).
+ * - applyReport: the node's ApplyReport as JSON, or the JSON literal `null` while the node has not
+ *   applied any push yet. A report for another pushId is an older (or superseding) push's report and is
+ *   read as "not yet applied this push". A non-zero exit is always a failure, never "not yet".
+ * - assign, unassign, take, setModuleSpec, setUpgradePolicy: stdout is ignored; exit code 0 is success.
+ * - setModuleSpec: the spec is written as JSON to a private temporary file passed as `{specFile}`.
+ */
+export const DEFAULT_VERB_ARGS: Record<MeshVerb, string[]> = {
+  assign: ['assign', '{module}', '{node}', '--json'],
+  unassign: ['unassign', '{module}', '{node}', '--json'],
+  push: ['push', '{node}', '--json'],
+  take: ['take', '{module}', '{node}', '--json'],
+  applyReport: ['node', 'apply-report', '{node}', '--push', '{pushId}', '--json'],
+  nodeState: ['node', 'show', '{node}', '--json'],
+  moduleSpec: ['module', 'show', '{module}', '--json'],
+  setModuleSpec: ['module', 'define', '{specFile}'],
+  setUpgradePolicy: ['module', 'set-policy', '{module}', '{policy}'],
+};
+
+const TimeoutMs = z.number().int().positive();
+
+const VerbConfig = z.object({
+  /** The program for this verb; defaults to the config's `command`. */
+  command: z.string().min(1).optional(),
+  args: z.array(z.string()),
+  timeoutMs: TimeoutMs.optional(),
+});
+
+const verbShape = Object.fromEntries(MESH_VERBS.map((verb) => [verb, VerbConfig.optional()])) as Record<
+  MeshVerb,
+  z.ZodOptional<typeof VerbConfig>
+>;
+
+export const CommandMeshConfigSchema = z
+  .object({
+    /** The controller CLI: a name on PATH or an absolute path. */
+    command: z.string().min(1).default('mesh'),
+    timeoutMs: TimeoutMs.default(30_000),
+    /** Added to the worker's environment for every call (e.g. the controller's address). */
+    env: z.record(z.string(), z.string()).default({}),
+    verbs: z.object(verbShape).strict().default({}),
+  })
+  .strict()
+  .superRefine((config, ctx) => {
+    for (const verb of MESH_VERBS) {
+      const allowed: readonly string[] = VERB_PLACEHOLDERS[verb];
+      for (const [index, arg] of (config.verbs[verb]?.args ?? []).entries()) {
+        for (const name of placeholdersIn(arg).filter((used) => !allowed.includes(used))) {
+          const knows = allowed.map((known) => `{${known}}`).join(', ');
+          ctx.addIssue({
+            code: 'custom',
+            path: ['verbs', verb, 'args', index],
+            message: `the ${verb} command uses the unknown placeholder {${name}}; ${verb} only knows ${knows}`,
+          });
+        }
+      }
+    }
+  })
+  .transform((config) => ({
+    env: config.env,
+    verbs: Object.fromEntries(
+      MESH_VERBS.map((verb) => {
+        const own = config.verbs[verb];
+        const template = {
+          command: own?.command ?? config.command,
+          args: own?.args ?? DEFAULT_VERB_ARGS[verb],
+          timeoutMs: own?.timeoutMs ?? config.timeoutMs,
+        };
+        return [verb, template];
+      }),
+    ) as Record<MeshVerb, CommandTemplate & { timeoutMs: number }>,
+  }));
+
+export type CommandMeshConfigInput = z.input<typeof CommandMeshConfigSchema>;
+export type CommandMeshConfig = z.output<typeof CommandMeshConfigSchema>;
+
+/** The command adapter's config does not load; the message is one sentence naming what to fix. */
+export class CommandMeshConfigError extends Error {
+  override readonly name = 'CommandMeshConfigError';
+}
+
+export function loadCommandMeshConfig(input: unknown): CommandMeshConfig {
+  const result = CommandMeshConfigSchema.safeParse(input ?? {});
+  if (result.success) return result.data;
+  const issue = result.error.issues[0];
+  const where = issue && issue.path.length > 0 ? `${issue.path.map(String).join('.')}: ` : '';
+  throw new CommandMeshConfigError(
+    `Invalid mesh command config: ${where}${issue?.message ?? 'does not match'}.`,
+  );
+}

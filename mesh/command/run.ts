@@ -1,0 +1,86 @@
+import { spawn } from 'node:child_process';
+import { MeshCommandError } from '../errors';
+import { describeArgv, type Argv } from './argv';
+
+export interface MeshCall extends Argv {
+  timeoutMs: number;
+  /** Added to this process's environment. */
+  env?: Record<string, string>;
+}
+
+export interface MeshCommandOutput {
+  stdout: string;
+  stderr: string;
+}
+
+const KILL_GRACE_MS = 2_000;
+const MAX_OUTPUT_BYTES = 32 * 1024 * 1024;
+const STDERR_LINES_IN_MESSAGE = 5;
+
+/** The first non-empty lines of stderr, for a one-look error message. */
+export function firstLines(text: string, count = STDERR_LINES_IN_MESSAGE): string {
+  return text
+    .split('\n')
+    .map((line) => line.trimEnd())
+    .filter((line) => line.trim() !== '')
+    .slice(0, count)
+    .join('\n');
+}
+
+/**
+ * Runs one controller command without a shell. Resolves with its output when it exits 0; otherwise
+ * throws MeshCommandError with the command, exit code and the start of stderr. A call that outlives its
+ * timeout is sent SIGTERM, then SIGKILL, and fails.
+ */
+export function runMeshCommand(call: MeshCall): Promise<MeshCommandOutput> {
+  const described = describeArgv(call);
+  return new Promise((resolve, reject) => {
+    const child = spawn(call.command, call.args, {
+      shell: false,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, ...call.env },
+    });
+    const stdout: Buffer[] = [];
+    const stderr: Buffer[] = [];
+    let outputBytes = 0;
+    let failure: string | undefined;
+    let killTimer: NodeJS.Timeout | undefined;
+
+    const stop = (why: string): void => {
+      failure ??= why;
+      child.kill('SIGTERM');
+      killTimer ??= setTimeout(() => child.kill('SIGKILL'), KILL_GRACE_MS);
+      // A descendant holding the pipes open must not keep the call waiting.
+      child.stdout.destroy();
+      child.stderr.destroy();
+    };
+    const collect = (into: Buffer[]) => (chunk: Buffer) => {
+      outputBytes += chunk.length;
+      if (outputBytes > MAX_OUTPUT_BYTES) stop(`printed more than ${MAX_OUTPUT_BYTES} bytes`);
+      else into.push(chunk);
+    };
+    child.stdout.on('data', collect(stdout));
+    child.stderr.on('data', collect(stderr));
+    const timeout = setTimeout(() => stop(`timed out after ${call.timeoutMs} ms`), call.timeoutMs);
+
+    child.on('error', (error) => {
+      clearTimeout(timeout);
+      clearTimeout(killTimer);
+      reject(new MeshCommandError(`mesh command \`${described}\` could not run: ${error.message}`, null, ''));
+    });
+    child.on('close', (code, signal) => {
+      clearTimeout(timeout);
+      clearTimeout(killTimer);
+      const errText = Buffer.concat(stderr).toString('utf8');
+      if (failure === undefined && code === 0) {
+        resolve({ stdout: Buffer.concat(stdout).toString('utf8'), stderr: errText });
+        return;
+      }
+      const what =
+        failure ?? (code === null ? `was killed by ${signal ?? 'a signal'}` : `exited with code ${code}`);
+      const head = firstLines(errText);
+      const message = `mesh command \`${described}\` ${what}${head === '' ? ' and printed nothing on stderr' : `:\n${head}`}`;
+      reject(new MeshCommandError(message, code, errText));
+    });
+  });
+}
