@@ -27,8 +27,21 @@ export default tseslint.config(
         {
           patterns: [
             { group: nodeBuiltins, message: 'Workflow code is deterministic: no Node built-ins.' },
-            { group: ['dockerode', 'pino', '@temporalio/client', '@temporalio/worker', '@temporalio/activity'], message: 'Not in workflow code.' },
-            { group: ['**/activities/**', '../activities', '../activities/*'], allowTypeImports: true, message: 'Workflows only import type from activities.' },
+            {
+              group: [
+                'dockerode',
+                'pino',
+                '@temporalio/client',
+                '@temporalio/worker',
+                '@temporalio/activity',
+              ],
+              message: 'Not in workflow code.',
+            },
+            {
+              group: ['**/activities/**', '../activities', '../activities/*'],
+              allowTypeImports: true,
+              message: 'Workflows only import type from activities.',
+            },
           ],
         },
       ],
@@ -36,7 +49,11 @@ export default tseslint.config(
         'error',
         { object: 'process', property: 'env', message: 'No environment in workflow code.' },
         { object: 'Math', property: 'random', message: 'Use workflow APIs.' },
-        { object: 'Date', property: 'now', message: 'Date.now in workflows is the workflow clock; prefer explicit workflow APIs.' },
+        {
+          object: 'Date',
+          property: 'now',
+          message: 'Date.now in workflows is the workflow clock; prefer explicit workflow APIs.',
+        },
       ],
     },
   },

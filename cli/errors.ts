@@ -23,7 +23,8 @@ export interface Presented {
 }
 
 export function presentError(error: unknown): Presented {
-  if (error instanceof UsageError) return { message: error.message, suggestion: error.suggestion, exitCode: EXIT.usage };
+  if (error instanceof UsageError)
+    return { message: error.message, suggestion: error.suggestion, exitCode: EXIT.usage };
   if (error instanceof ZodError) {
     const issue = error.issues[0];
     const where = issue && issue.path.length > 0 ? `--${issue.path.map(String).join('.')}` : 'input';
@@ -41,7 +42,11 @@ export function presentError(error: unknown): Presented {
     };
   }
   if (error instanceof MeshRefusedError) {
-    return { message: error.message, suggestion: 'Check the names with `mesh local node show`.', exitCode: EXIT.usage };
+    return {
+      message: error.message,
+      suggestion: 'See what exists with `mesh local node list` and `mesh local module list`.',
+      exitCode: EXIT.usage,
+    };
   }
   if (error instanceof MeshUnreadableError) {
     return { message: `mesh state is unreadable: ${error.message}`, exitCode: EXIT.failure };

@@ -16,7 +16,8 @@ export function parseMeshJson<S extends z.ZodType>(schema: S, text: string, sour
   try {
     value = JSON.parse(text);
   } catch (error) {
-    const why = text.trim() === '' ? 'is empty' : `is not valid JSON (truncated?): ${(error as Error).message}`;
+    const why =
+      text.trim() === '' ? 'is empty' : `is not valid JSON (truncated?): ${(error as Error).message}`;
     throw new MeshUnreadableError(source, '', why);
   }
   return parseMesh(schema, value, source);

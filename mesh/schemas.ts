@@ -3,7 +3,9 @@ import { z } from 'zod';
 /** Everything that crosses the mesh port is described here once and parsed on the way in. */
 
 export const NAME_PATTERN = /^[a-z0-9][a-z0-9-]*$/;
-export const Name = z.string().regex(NAME_PATTERN, 'lower-case letters, digits and dashes, not starting with a dash');
+export const Name = z
+  .string()
+  .regex(NAME_PATTERN, 'lower-case letters, digits and dashes, not starting with a dash');
 
 export const AbsolutePath = z
   .string()
@@ -40,6 +42,8 @@ export const ContainerSpec = z.object({
   command: z.array(z.string()).optional(),
   mounts: z.array(MountSpec).default([]),
   ports: z.array(PortSpec).default([]),
+  /** `host` shares the node's network, as edge proxies that bind the node's public ports do. */
+  network: z.enum(['bridge', 'host']).default('bridge'),
   env: z.record(z.string(), z.string()).default({}),
   healthcheck: HealthcheckSpec.optional(),
 });
@@ -56,7 +60,9 @@ export type ModuleSpec = z.infer<typeof ModuleSpec>;
 export type ModuleSpecInput = z.input<typeof ModuleSpec>;
 
 /** Resource ids name what a push sends: `<module>/dir:<host path>` or `<module>/container:<name>`. */
-export const ResourceId = z.string().regex(/^[a-z0-9][a-z0-9-]*\/(dir|container):.+$/, 'not a mesh resource id');
+export const ResourceId = z
+  .string()
+  .regex(/^[a-z0-9][a-z0-9-]*\/(dir|container):.+$/, 'not a mesh resource id');
 
 export const PushReceipt = z.object({
   pushId: z.string().min(1),

@@ -1,0 +1,37 @@
+import type { Command } from 'commander';
+import type { z } from 'zod';
+import { LocalMesh, resolveLocalStateDir } from '../../mesh/local';
+import { Name } from '../../mesh/schemas';
+import { UsageError } from '../errors';
+
+/** The local mesh whose state dir `--state-dir` on `mesh local` (or $MESH_LOCAL_STATE) names. */
+export function localMeshFor(command: Command): LocalMesh {
+  const { stateDir } = command.optsWithGlobals<{ stateDir?: string }>();
+  return new LocalMesh({ stateDir: resolveLocalStateDir(stateDir) });
+}
+
+/** Parses a verb's arguments and options; a mismatch is the operator's mistake: one sentence, exit 2. */
+export function parseInput<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
+  const result = schema.safeParse(input);
+  if (result.success) return result.data;
+  const issue = result.error.issues[0];
+  const field = issue?.path.map(String).join('.') ?? 'input';
+  const given = issue?.path.reduce<unknown>(
+    (value, key) => (value as Record<PropertyKey, unknown>)?.[key],
+    input,
+  );
+  const isName = field === 'node' || field === 'module';
+  throw new UsageError(
+    `${isName ? field : `--${field}`} ${given === undefined ? '' : `"${String(given)}" `}is invalid: ${issue?.message ?? 'does not match'}.`,
+    isName
+      ? 'Names use lower-case letters, digits and dashes, e.g. novox or route-proxy.'
+      : 'Add --help to the command to see what it accepts.',
+  );
+}
+
+export const NodeName = Name;
+export const ModuleName = Name;
+
+export function plural(count: number, noun: string): string {
+  return `${count} ${noun}(s)`;
+}

@@ -1,0 +1,140 @@
+import { mkdir, stat } from 'node:fs/promises';
+import type { DockerEngine } from '../../docker/engine';
+import { LABEL } from '../../docker/labels';
+import { containerResourceId, type ApplyReport, type FailedResource, type HeldResource } from '../schemas';
+import { containerHoldReason, dirHoldReason, heldDirMountedBy, isDirHeld } from './holds';
+import { ensureLocalImage } from './local-images';
+import { containerName, hostPathOnNode, placementOn } from './placement';
+import { pushResources, type PlannedResource } from './resources';
+import type { InboxPush } from './state-schemas';
+
+export interface ApplyOutcome {
+  report: ApplyReport;
+  /** The dirs mesh owns on the node after this apply. */
+  owned: string[];
+}
+
+type Planned<K extends PlannedResource['kind']> = Extract<PlannedResource, { kind: K }>;
+
+/**
+ * What a node agent does with one push (DESIGN §1), faithful to both incidents: held data and the
+ * containers mounting it are skipped with a reason; a running container is left as it is even when its
+ * spec changed, without a word; containers of modules no longer pushed are removed (their data stays).
+ */
+export async function applyPush(
+  push: InboxPush,
+  owned: string[],
+  engine: DockerEngine,
+): Promise<ApplyOutcome> {
+  const ownedDirs = new Set(owned);
+  const appliedIds: string[] = [];
+  const held: HeldResource[] = [];
+  const failed: FailedResource[] = [];
+  /** held dir → the module that must be taken to release it */
+  const heldDirs = new Map<string, string>();
+  const resources = pushResources(push.modules);
+
+  for (const dir of resources.filter((r): r is Planned<'dir'> => r.kind === 'dir')) {
+    try {
+      if (await applyDir(push, dir, ownedDirs)) {
+        appliedIds.push(dir.id);
+      } else {
+        held.push({ resource: dir.id, module: dir.module, reason: dirHoldReason(dir.module, dir.path) });
+        heldDirs.set(dir.path, dir.module);
+      }
+    } catch (error) {
+      failed.push({ resource: dir.id, module: dir.module, error: messageOf(error) });
+    }
+  }
+
+  for (const container of resources.filter((r): r is Planned<'container'> => r.kind === 'container')) {
+    const heldDir = heldDirMountedBy(container.spec, [...heldDirs.keys()]);
+    if (heldDir !== undefined) {
+      const reason = containerHoldReason(heldDirs.get(heldDir) ?? container.module, heldDir);
+      held.push({ resource: container.id, module: container.module, reason });
+      continue;
+    }
+    try {
+      await runContainer(push, container, engine);
+      appliedIds.push(container.id);
+    } catch (error) {
+      failed.push({ resource: container.id, module: container.module, error: messageOf(error) });
+    }
+  }
+
+  failed.push(...(await removeUnpushedContainers(push, engine)));
+  const report: ApplyReport = {
+    pushId: push.pushId,
+    node: push.node,
+    applied: appliedIds.length,
+    appliedIds,
+    held,
+    failed,
+    finishedAt: new Date().toISOString(),
+  };
+  return { report, owned: [...ownedDirs].sort() };
+}
+
+/** Creates the dir and records it as owned, unless it is held: then returns false and touches nothing. */
+async function applyDir(push: InboxPush, dir: Planned<'dir'>, ownedDirs: Set<string>): Promise<boolean> {
+  const path = hostPathOnNode(push.hostRoot, dir.path);
+  const facts = {
+    adopted: push.adopted,
+    taken: push.taken.includes(dir.module),
+    existsOnDisk: await exists(path),
+    owned: ownedDirs.has(dir.path),
+  };
+  if (isDirHeld(facts)) return false;
+  await mkdir(path, { recursive: true });
+  ownedDirs.add(dir.path);
+  return true;
+}
+
+/** Creates a missing container, starts a stopped one as it is, and leaves a running one untouched. */
+async function runContainer(
+  push: InboxPush,
+  container: Planned<'container'>,
+  engine: DockerEngine,
+): Promise<void> {
+  const placement = placementOn(push.node, push.hostRoot, container.module, container.spec.name);
+  const existing = await engine.inspect(placement.name);
+  if (!existing) {
+    await ensureLocalImage(engine, container.spec.image);
+    await engine.createAndStart(container.spec, placement);
+  } else if (!existing.State.Running) {
+    await engine.start(placement.name);
+  }
+}
+
+async function removeUnpushedContainers(push: InboxPush, engine: DockerEngine): Promise<FailedResource[]> {
+  const wanted = new Set(
+    push.modules.flatMap((m) => m.containers.map((c) => containerName(push.node, m.module, c.name))),
+  );
+  const failed: FailedResource[] = [];
+  for (const info of await engine.listByLabels({ [LABEL.node]: push.node })) {
+    const module = info.Labels[LABEL.module];
+    const container = info.Labels[LABEL.container];
+    if (!module || !container || wanted.has(containerName(push.node, module, container))) continue;
+    try {
+      await engine.remove(info.Id);
+    } catch (error) {
+      failed.push({ resource: containerResourceId(module, container), module, error: messageOf(error) });
+    }
+  }
+  return failed;
+}
+
+async function exists(path: string): Promise<boolean> {
+  try {
+    await stat(path);
+    return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;
+    throw error;
+  }
+}
+
+function messageOf(error: unknown): string {
+  const text = error instanceof Error ? error.message : String(error);
+  return text.trim() === '' ? 'unknown error' : text;
+}

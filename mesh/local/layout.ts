@@ -1,0 +1,47 @@
+import { join } from 'node:path';
+
+/** Where the local mesh keeps its files: the controller's, then one directory per node agent. */
+export class StateLayout {
+  constructor(readonly stateDir: string) {}
+
+  get controllerFile(): string {
+    return join(this.stateDir, 'controller.json');
+  }
+
+  get controllerLock(): string {
+    return join(this.stateDir, 'controller.lock');
+  }
+
+  nodeDir(node: string): string {
+    return join(this.stateDir, 'nodes', node);
+  }
+
+  nodeStateFile(node: string): string {
+    return join(this.nodeDir(node), 'state.json');
+  }
+
+  /** Held by the node agent while it applies, and by anything else that changes the node's containers. */
+  nodeLock(node: string): string {
+    return join(this.nodeDir(node), 'agent.lock');
+  }
+
+  inboxDir(node: string): string {
+    return join(this.nodeDir(node), 'inbox');
+  }
+
+  inboxFile(node: string, pushId: string): string {
+    return join(this.inboxDir(node), `${pushId}.json`);
+  }
+
+  journal(node: string): string {
+    return join(this.nodeDir(node), 'journal.log');
+  }
+
+  agentLog(node: string): string {
+    return join(this.nodeDir(node), 'agent.log');
+  }
+
+  defaultHostRoot(node: string): string {
+    return join(this.nodeDir(node), 'root');
+  }
+}

@@ -1,0 +1,105 @@
+import { randomBytes } from 'node:crypto';
+import { link, mkdir, readFile, rm, unlink, writeFile } from 'node:fs/promises';
+import { dirname } from 'node:path';
+
+export interface LockOptions {
+  timeoutMs: number;
+  pollMs?: number;
+}
+
+export class LockTimeoutError extends Error {
+  override readonly name = 'LockTimeoutError';
+}
+
+interface Holder {
+  pid: number;
+  token: string;
+  since: string;
+}
+
+/**
+ * A lock file shared by processes on this machine (CLI, worker, node agents). The holder's pid is in the
+ * file, so a lock left by a process that died is broken by the next process that wants it.
+ * Returns the release function.
+ */
+export async function acquireLock(
+  file: string,
+  { timeoutMs, pollMs = 50 }: LockOptions,
+): Promise<() => Promise<void>> {
+  await mkdir(dirname(file), { recursive: true });
+  const me: Holder = {
+    pid: process.pid,
+    token: randomBytes(8).toString('hex'),
+    since: new Date().toISOString(),
+  };
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (await tryCreate(file, me)) return () => release(file, me.token);
+    const holder = await readHolder(file);
+    if (holder && !isAlive(holder.pid)) {
+      await breakStaleLock(file, holder);
+      continue;
+    }
+    if (Date.now() >= deadline) {
+      const who = holder ? `process ${holder.pid} since ${holder.since}` : 'another process';
+      throw new LockTimeoutError(`${file} is held by ${who}; gave up after ${timeoutMs} ms`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, pollMs));
+  }
+}
+
+export async function withLock<T>(file: string, options: LockOptions, work: () => Promise<T>): Promise<T> {
+  const release = await acquireLock(file, options);
+  try {
+    return await work();
+  } finally {
+    await release();
+  }
+}
+
+/** Links a fully written temp file into place, so the lock file never exists without its holder. */
+async function tryCreate(file: string, me: Holder): Promise<boolean> {
+  const temp = `${file}.${me.token}.tmp`;
+  await writeFile(temp, JSON.stringify(me));
+  try {
+    await link(temp, file);
+    return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    throw error;
+  } finally {
+    await rm(temp, { force: true });
+  }
+}
+
+async function readHolder(file: string): Promise<Holder | undefined> {
+  try {
+    const holder = JSON.parse(await readFile(file, 'utf8')) as Partial<Holder>;
+    if (typeof holder.pid === 'number' && typeof holder.token === 'string') return holder as Holder;
+    return { pid: -1, token: '', since: 'an unknown time' };
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    return { pid: -1, token: '', since: 'an unknown time' };
+  }
+}
+
+function isAlive(pid: number): boolean {
+  if (pid <= 0) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** Removes the lock only if it is still the dead holder's (another process may have broken it first). */
+async function breakStaleLock(file: string, stale: Holder): Promise<void> {
+  const current = await readHolder(file);
+  if (current && current.token === stale.token) await unlink(file).catch(() => undefined);
+}
+
+async function release(file: string, token: string): Promise<void> {
+  const current = await readHolder(file);
+  if (current?.token === token) await unlink(file);
+}

@@ -1,0 +1,19 @@
+import { MeshRefusedError } from '../errors';
+import { ModuleSpec, type ModuleSpecInput } from '../schemas';
+
+/** A module spec as the mesh accepts it (defaults filled in), or a refusal that names the field. */
+export function checkModuleSpec(input: ModuleSpecInput): ModuleSpec {
+  const parsed = ModuleSpec.safeParse(input);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const where = issue?.path.length ? `field ${issue.path.map(String).join('.')}` : 'the spec';
+    throw new MeshRefusedError(
+      `The module spec is invalid: ${where}: ${issue?.message ?? 'does not match'}.`,
+    );
+  }
+  const names = parsed.data.containers.map((c) => c.name);
+  const duplicate = names.find((name, i) => names.indexOf(name) !== i);
+  if (duplicate)
+    throw new MeshRefusedError(`Module ${parsed.data.module} names container ${duplicate} twice.`);
+  return parsed.data;
+}
