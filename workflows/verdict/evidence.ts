@@ -1,0 +1,84 @@
+import { z } from 'zod';
+import { AbsolutePath, ApplyReport, Name, NodeState, PushReceipt } from '../../mesh/schemas';
+
+/**
+ * The evidence a gate classifies (DESIGN §2, "The gate rule"). Activities gather it; `classify` judges it.
+ * Everything here is plain data, so it crosses the Temporal boundary and is replayed unchanged.
+ */
+
+/** An input that did not parse: where it came from and the parse error, as the adapter said it. */
+export const Unreadable = z.object({
+  readable: z.literal(false),
+  /** Where the document came from, e.g. `novox state.json` or `mesh push --json`. */
+  source: z.string().min(1),
+  /** The parse error, e.g. a MeshUnreadableError's message. */
+  error: z.string().min(1),
+});
+export type Unreadable = z.infer<typeof Unreadable>;
+
+function readableOr<T extends z.ZodType>(value: T) {
+  return z.discriminatedUnion('readable', [z.object({ readable: z.literal(true), value }), Unreadable]);
+}
+
+export const ReceiptEvidence = readableOr(PushReceipt);
+export type ReceiptEvidence = z.infer<typeof ReceiptEvidence>;
+export const ReportEvidence = readableOr(ApplyReport);
+export type ReportEvidence = z.infer<typeof ReportEvidence>;
+export const NodeStateEvidence = readableOr(NodeState);
+export type NodeStateEvidence = z.infer<typeof NodeStateEvidence>;
+
+/** A bind mount. Both sources are host paths on the node (the inspecting activity strips `hostRoot`). */
+export const Mount = z.object({ source: z.string().min(1), destination: z.string().min(1) });
+export type Mount = z.infer<typeof Mount>;
+
+export const ContainerStateName = z.enum(['running', 'exited', 'created', 'restarting', 'paused', 'dead']);
+export type ContainerStateName = z.infer<typeof ContainerStateName>;
+/** `none`: the container has no healthcheck. */
+export const ContainerHealth = z.enum(['healthy', 'unhealthy', 'starting', 'none']);
+export type ContainerHealth = z.infer<typeof ContainerHealth>;
+
+/** What the node's Docker engine says about one expected container, read directly (not via mesh). */
+export const Inspection = z.discriminatedUnion('exists', [
+  z.object({ exists: z.literal(false) }),
+  z.object({
+    exists: z.literal(true),
+    state: ContainerStateName,
+    health: ContainerHealth,
+    restartCount: z.number().int().min(0),
+    /** False when the restart count rose between two inspections of the same gate. */
+    restartCountStable: z.boolean(),
+    mounts: z.array(Mount),
+  }),
+]);
+export type Inspection = z.infer<typeof Inspection>;
+
+/** One container the step expects, paired with its inspection so none can be forgotten. */
+export const ContainerEvidence = z.object({
+  module: Name,
+  /** The container's name in the module spec. */
+  container: Name,
+  /** The Docker container name on the node. */
+  name: z.string().min(1),
+  desiredMounts: z.array(z.object({ source: AbsolutePath, destination: AbsolutePath })),
+  observed: Inspection,
+});
+export type ContainerEvidence = z.infer<typeof ContainerEvidence>;
+
+export const Evidence = z.object({
+  /** The runbook's node; every document must be about it. */
+  node: Name,
+  /** The runbook's module: `take` is offered only for holds of this module. */
+  module: Name,
+  receipt: ReceiptEvidence,
+  report: ReportEvidence,
+  nodeState: NodeStateEvidence,
+  containers: z.array(ContainerEvidence),
+  /** Host paths being moved away from (data-path move): a running container mounting one is unrecreated. */
+  oldHostPaths: z.array(AbsolutePath).optional(),
+  /**
+   * Whether the step's health deadline has passed. Before it, a `starting` container gives `pending`
+   * (gather again later); after it, the same container is `failed`.
+   */
+  healthDeadlinePassed: z.boolean(),
+});
+export type Evidence = z.infer<typeof Evidence>;
