@@ -1,0 +1,110 @@
+import type Dockerode from 'dockerode';
+import { z } from 'zod';
+import type { DockerEngine } from '../../docker/engine';
+import type { MeshPort } from '../../mesh/port';
+import { Name } from '../../mesh/schemas';
+import { ContainerEvidence, type Mount } from '../../workflows/verdict/evidence';
+import { pauseWithHeartbeat } from './activity-context';
+import { ambiguousContainers, firstIssue, invalidInput, unreadableInspection } from './failures';
+import { findModuleContainers } from './module-containers';
+import { bindMountsOnNode } from './mount-paths';
+
+export const InspectModuleInput = z.object({
+  node: Name,
+  module: Name,
+  /** How long to wait between the two readings whose restart counts must agree. */
+  stabilityWindowMs: z.number().int().min(0).max(600_000),
+});
+export type InspectModuleInput = z.infer<typeof InspectModuleInput>;
+
+interface Reading {
+  id: string;
+  name: string;
+  info: Dockerode.ContainerInspectInfo;
+}
+
+/** One reading of the single container labelled as `module/container` on `node`; undefined when none is. */
+async function readContainer(
+  engine: DockerEngine,
+  node: string,
+  module: string,
+  container: string,
+): Promise<Reading | undefined> {
+  const matches = await findModuleContainers(engine, node, module, container);
+  const names = matches.map((m) => m.name);
+  if (matches.length > 1) throw ambiguousContainers(node, module, container, names);
+  const [match] = matches;
+  if (!match) return undefined;
+  const info = await engine.inspect(match.id);
+  return info && { id: match.id, name: match.name, info };
+}
+
+/** Docker's `removing` is a container on its way out: as evidence it is dead. */
+function stateName(status: string): string {
+  return status === 'removing' ? 'dead' : status;
+}
+
+/** As Docker spells it; the evidence schema decides whether it reads (e.g. a state it does not know). */
+type RawInspection =
+  | { exists: false }
+  | {
+      exists: true;
+      state: string;
+      health: string;
+      restartCount: number;
+      restartCountStable: boolean;
+      mounts: Mount[];
+    };
+
+/** The second reading, and whether the same container kept its restart count since the first. */
+function inspection(
+  first: Reading | undefined,
+  second: Reading | undefined,
+  hostRoot: string,
+): RawInspection {
+  if (!second) return { exists: false };
+  const { info } = second;
+  const sameContainer = first !== undefined && first.id === second.id;
+  return {
+    exists: true,
+    state: stateName(info.State.Status),
+    health: info.State.Health?.Status ?? 'none',
+    restartCount: info.RestartCount,
+    restartCountStable: sameContainer && first.info.RestartCount === info.RestartCount,
+    mounts: bindMountsOnNode(hostRoot, info.Mounts),
+  };
+}
+
+/**
+ * Reads every container of the module's spec straight from the node's Docker engine (DESIGN §2: the
+ * node's own report is not trusted alone), twice, `stabilityWindowMs` apart. Throws (non-retryable) when
+ * two containers carry the same module container's labels: picking one could hide the other.
+ */
+export async function inspectModuleContainers(
+  deps: { mesh: MeshPort; dockerFor(node: string): DockerEngine },
+  input: InspectModuleInput,
+): Promise<ContainerEvidence[]> {
+  const parsed = InspectModuleInput.safeParse(input);
+  if (!parsed.success) throw invalidInput('inspectModuleContainers', firstIssue(parsed.error));
+  const { node, module, stabilityWindowMs } = parsed.data;
+  const [spec, state] = await Promise.all([deps.mesh.moduleSpec(module), deps.mesh.nodeState(node)]);
+  const engine = deps.dockerFor(node);
+  const readAll = () => Promise.all(spec.containers.map((c) => readContainer(engine, node, module, c.name)));
+
+  const first = await readAll();
+  if (stabilityWindowMs > 0) {
+    await pauseWithHeartbeat(stabilityWindowMs, { node, module, step: 'restart-count stability window' });
+  }
+  const second = await readAll();
+
+  const evidence = spec.containers.map((c, i) => ({
+    module,
+    container: c.name,
+    name: second[i]?.name ?? first[i]?.name ?? `${module}/${c.name} on ${node}`,
+    desiredMounts: c.mounts.map((m) => ({ source: m.hostPath, destination: m.containerPath })),
+    observed: inspection(first[i], second[i], state.hostRoot),
+  }));
+  const checked = z.array(ContainerEvidence).safeParse(evidence);
+  if (!checked.success) throw unreadableInspection(node, module, firstIssue(checked.error));
+  return checked.data;
+}

@@ -1,0 +1,28 @@
+import type Dockerode from 'dockerode';
+import type { DockerEngine } from '../../docker/engine';
+import { LABEL } from '../../docker/labels';
+
+/** A container found by its mesh labels: its engine id and Docker name (without the leading `/`). */
+export interface LabelledContainer {
+  id: string;
+  name: string;
+  state: string;
+}
+
+function described(info: Dockerode.ContainerInfo): LabelledContainer {
+  const name = (info.Names[0] ?? info.Id).replace(/^\//, '');
+  return { id: info.Id, name, state: info.State };
+}
+
+/** Every container (any state) of `module` on `node`, or of one of its containers, sorted by name. */
+export async function findModuleContainers(
+  engine: DockerEngine,
+  node: string,
+  module: string,
+  container?: string,
+): Promise<LabelledContainer[]> {
+  const labels: Record<string, string> = { [LABEL.node]: node, [LABEL.module]: module };
+  if (container !== undefined) labels[LABEL.container] = container;
+  const found = await engine.listByLabels(labels);
+  return found.map(described).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+}

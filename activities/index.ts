@@ -1,0 +1,21 @@
+import type { MeshPort } from '../mesh/port';
+import type { DockerEngine } from '../docker/engine';
+import { createDockerActivities } from './docker';
+import { createMeshActivities } from './mesh';
+import { createProbeActivities } from './probes';
+
+export interface ActivityDeps {
+  mesh: MeshPort;
+  dockerFor(node: string): DockerEngine;
+}
+
+/** Every activity the runbooks use, built from the same dependencies in production and in tests. */
+export function createActivities(deps: ActivityDeps) {
+  return {
+    ...createMeshActivities(deps),
+    ...createDockerActivities(deps),
+    ...createProbeActivities(),
+  };
+}
+
+export type Activities = ReturnType<typeof createActivities>;

@@ -1,0 +1,65 @@
+import http from 'node:http';
+import https from 'node:https';
+
+/** At most this much of a body is read when looking for a marker. */
+const MAX_BODY_BYTES = 1024 * 1024;
+
+export type GetOutcome = { status: number; body: string } | { error: string };
+
+function describe(error: unknown): string {
+  const e = error as { message?: string; code?: string };
+  return e.message || e.code || String(error);
+}
+
+/**
+ * GET / at `address` with `Host: name` (node:http, since fetch refuses to set Host). Over https the name
+ * is also the TLS server name, so certificates are checked for the public name. Never rejects: a refused
+ * connection or an answer (headers and body) slower than `timeoutMs` comes back as `error`.
+ */
+export function getWithHost(
+  address: URL,
+  name: string,
+  timeoutMs: number,
+  readBody: boolean,
+): Promise<GetOutcome> {
+  const secure = address.protocol === 'https:';
+  return new Promise((resolve) => {
+    const request = (secure ? https : http).request({
+      hostname: address.hostname.replace(/^\[|\]$/g, ''),
+      port: address.port || (secure ? 443 : 80),
+      path: '/',
+      method: 'GET',
+      headers: { host: name, 'user-agent': 'mesh-runbook-probe' },
+      agent: false,
+      ...(secure ? { servername: name } : {}),
+    });
+    // The first outcome wins; later events (e.g. the error of the destroy below) change nothing.
+    const finish = (outcome: GetOutcome) => {
+      clearTimeout(timer);
+      resolve(outcome);
+    };
+    const timer = setTimeout(() => {
+      finish({ error: `no complete answer within ${timeoutMs} ms` });
+      request.destroy();
+    }, timeoutMs);
+    request.on('error', (error) => finish({ error: describe(error) }));
+    request.on('response', (response) => {
+      const status = response.statusCode ?? 0;
+      response.on('error', (error) => finish({ error: describe(error) }));
+      response.on('close', () => finish({ error: 'the connection closed before the answer ended' }));
+      if (!readBody) {
+        response.resume();
+        response.on('end', () => finish({ status, body: '' }));
+        return;
+      }
+      const chunks: Buffer[] = [];
+      let size = 0;
+      response.on('data', (chunk: Buffer) => {
+        if (size < MAX_BODY_BYTES) chunks.push(chunk);
+        size += chunk.length;
+      });
+      response.on('end', () => finish({ status, body: Buffer.concat(chunks).toString('utf8') }));
+    });
+    request.end();
+  });
+}

@@ -1,0 +1,42 @@
+import { ApplicationFailure } from '@temporalio/common';
+import { FAILURE } from '../../workflows/contracts';
+import { getWithHost } from './http-get';
+import { ProbeInput, ProbeResult } from './schemas';
+
+export { summariseProbes } from './summary';
+export { ProbeInput, ProbeResult } from './schemas';
+
+async function probeOne(address: URL, name: string, input: ProbeInput): Promise<ProbeResult> {
+  const wantsMarker = input.marker !== undefined;
+  const outcome = await getWithHost(address, name, input.timeoutMs, wantsMarker);
+  if ('error' in outcome) return { name, ok: false, error: outcome.error };
+  const markerFound = wantsMarker ? outcome.body.includes(input.marker ?? '') : undefined;
+  const ok = outcome.status === input.expectStatus && markerFound !== false;
+  return { name, ok, status: outcome.status, ...(markerFound !== undefined ? { markerFound } : {}) };
+}
+
+/**
+ * Asks `address` for each public name (GET /, Host: name) and reports how each answered. Never throws
+ * for a name that does not answer: that is a result with `ok: false` and the error text.
+ */
+export async function probePublicNames(input: ProbeInput): Promise<ProbeResult[]> {
+  const parsed = ProbeInput.safeParse(input);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const where = issue?.path.map(String).join('.') || 'input';
+    throw ApplicationFailure.nonRetryable(
+      `probePublicNames: ${where}: ${issue?.message ?? 'invalid'}`,
+      FAILURE.invalidInput,
+    );
+  }
+  const address = new URL(parsed.data.address);
+  const results = await Promise.all(parsed.data.names.map((name) => probeOne(address, name, parsed.data)));
+  return ProbeResult.array().parse(results);
+}
+
+/** Activities that look at a node from outside, the way its users do. */
+export function createProbeActivities() {
+  return { probePublicNames };
+}
+
+export type ProbeActivities = ReturnType<typeof createProbeActivities>;

@@ -1,0 +1,122 @@
+import assert from 'node:assert/strict';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { after, before, describe, it } from 'node:test';
+import { createProbeActivities, summariseProbes } from '../../activities/probes';
+
+/** Answers per Host header like an edge proxy: known names 200 with a marker, others 404; `slow.example` never. */
+function edgeProxy(): Server {
+  return createServer((request, response) => {
+    const host = request.headers.host ?? '';
+    if (host === 'slow.example') return; // holds the connection open until the probe gives up
+    if (host === 'broken.example') return void response.writeHead(502).end('bad gateway');
+    if (host === 'old.example') return void response.writeHead(200).end('served by the predecessor');
+    if (host.endsWith('.example')) return void response.writeHead(200).end(`successor-7 serving ${host}`);
+    response.writeHead(404).end('unknown name');
+  });
+}
+
+async function listen(server: Server): Promise<string> {
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+describe('probePublicNames against a real HTTP server on 127.0.0.1', () => {
+  const { probePublicNames } = createProbeActivities();
+  const server = edgeProxy();
+  let address = '';
+  let closedAddress = '';
+
+  before(async () => {
+    address = await listen(server);
+    const closed = createServer();
+    closedAddress = await listen(closed);
+    await new Promise((resolve) => closed.close(resolve));
+  });
+  after(async () => {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  });
+
+  it('sends each name as the Host header and passes names that answer the expected status', async () => {
+    const results = await probePublicNames({
+      address,
+      names: ['a.example', 'b.example', 'c.example'],
+      expectStatus: 200,
+      timeoutMs: 2000,
+    });
+    assert.deepEqual(results, [
+      { name: 'a.example', ok: true, status: 200 },
+      { name: 'b.example', ok: true, status: 200 },
+      { name: 'c.example', ok: true, status: 200 },
+    ]);
+    assert.equal(
+      summariseProbes(results, { address, expectStatus: 200 }),
+      `3/3 names answered 200 from ${address}`,
+    );
+  });
+
+  it('checks the marker, so the predecessor cannot pass for the successor', async () => {
+    const results = await probePublicNames({
+      address,
+      names: ['a.example', 'old.example'],
+      expectStatus: 200,
+      marker: 'successor-7',
+      timeoutMs: 2000,
+    });
+    assert.deepEqual(results, [
+      { name: 'a.example', ok: true, status: 200, markerFound: true },
+      { name: 'old.example', ok: false, status: 200, markerFound: false },
+    ]);
+  });
+
+  it('fails a name that answers another status', async () => {
+    const results = await probePublicNames({
+      address,
+      names: ['broken.example', 'unknown.test'],
+      expectStatus: 200,
+      timeoutMs: 2000,
+    });
+    assert.deepEqual(results, [
+      { name: 'broken.example', ok: false, status: 502 },
+      { name: 'unknown.test', ok: false, status: 404 },
+    ]);
+  });
+
+  it('reports a refused connection as a result, not a throw', async () => {
+    const [result] = await probePublicNames({
+      address: closedAddress,
+      names: ['a.example'],
+      expectStatus: 200,
+      timeoutMs: 2000,
+    });
+    assert.equal(result?.ok, false);
+    assert.equal(result?.status, undefined);
+    assert.match(result?.error ?? '', /ECONNREFUSED/);
+  });
+
+  it('gives up on a name that does not answer within the timeout, and still reports the others', async () => {
+    const started = Date.now();
+    const results = await probePublicNames({
+      address,
+      names: ['slow.example', 'a.example'],
+      expectStatus: 200,
+      timeoutMs: 300,
+    });
+    assert.ok(Date.now() - started < 2000, 'the probe did not wait past its timeout');
+    assert.deepEqual(results, [
+      { name: 'slow.example', ok: false, error: 'no complete answer within 300 ms' },
+      { name: 'a.example', ok: true, status: 200 },
+    ]);
+  });
+
+  it('refuses an address with a path as invalid input', async () => {
+    await assert.rejects(
+      probePublicNames({ address: `${address}/x`, names: ['a.example'], expectStatus: 200, timeoutMs: 100 }),
+      {
+        type: 'InvalidInput',
+        nonRetryable: true,
+      },
+    );
+  });
+});
