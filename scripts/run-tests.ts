@@ -1,7 +1,10 @@
 import { spawn } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
+import { writeFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
+import { bundleWorkflowCode } from '@temporalio/worker';
 import { devServerExecutable } from '../worker/temporal-binary';
 
 /**
@@ -37,24 +40,50 @@ function count(output: string, label: string): number {
   return match ? Number(match[1]) : 0;
 }
 
+const quietLogger = {
+  log: () => undefined,
+  trace: () => undefined,
+  debug: () => undefined,
+  info: () => undefined,
+  warn: (message: string) => process.stderr.write(`bundle: ${message}\n`),
+  error: (message: string) => process.stderr.write(`bundle: ${message}\n`),
+};
+
 async function main(): Promise<number> {
   const selected = process.argv.slice(2);
   const files = selected.length > 0 ? selected : testFiles(join(root, 'test'));
   const started = Date.now();
-  const temporal = await TestWorkflowEnvironment.createLocal({ server: { executable: devServerExecutable() } });
+  const temporal = await TestWorkflowEnvironment.createLocal({
+    server: { executable: devServerExecutable() },
+  });
   process.stdout.write(`harness: Temporal dev server on ${temporal.address}, ${files.length} test files\n`);
+  const scratch = mkdtempSync(join(tmpdir(), 'mesh-harness-'));
   try {
-    const env = { ...process.env, TEMPORAL_ADDRESS: temporal.address, TEMPORAL_NAMESPACE: 'default' };
-    const { code, output } = await runNodeTests(
+    const bundle = join(scratch, 'workflows.js');
+    const { code } = await bundleWorkflowCode({
+      workflowsPath: require.resolve('../workflows'),
+      logger: quietLogger,
+    });
+    writeFileSync(bundle, code);
+    const env = {
+      ...process.env,
+      TEMPORAL_ADDRESS: temporal.address,
+      TEMPORAL_NAMESPACE: 'default',
+      MESH_WORKFLOW_BUNDLE: bundle,
+    };
+    const { code: exitCode, output } = await runNodeTests(
       files.map((file) => relative(root, file)),
       env,
     );
     const passed = count(output, 'pass');
     const failed = count(output, 'fail');
     const seconds = ((Date.now() - started) / 1000).toFixed(1);
-    process.stdout.write(`\nharness: ${files.length} test files in ${seconds}s\ntests: ${passed} passed, ${failed} failed\n`);
-    return code !== 0 || failed > 0 || passed === 0 ? 1 : 0;
+    process.stdout.write(
+      `\nharness: ${files.length} test files in ${seconds}s\ntests: ${passed} passed, ${failed} failed\n`,
+    );
+    return exitCode !== 0 || failed > 0 || passed === 0 ? 1 : 0;
   } finally {
+    rmSync(scratch, { recursive: true, force: true });
     await temporal.teardown();
   }
 }

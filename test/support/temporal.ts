@@ -1,0 +1,64 @@
+import { randomBytes } from 'node:crypto';
+import { Client, Connection } from '@temporalio/client';
+import { DefaultLogger, NativeConnection, Runtime, type Worker } from '@temporalio/worker';
+import type { ActivityDeps } from '../../activities';
+import { createRunbookWorker } from '../../worker/create-worker';
+
+/** Set by the harness (scripts/run-tests.ts): the shared dev server and a workflow bundle built once. */
+export function harnessTarget(): { address: string; namespace: string; bundle?: string } {
+  const address = process.env.TEMPORAL_ADDRESS;
+  if (!address) throw new Error('TEMPORAL_ADDRESS is not set: run tests through scripts/run-tests.ts');
+  return {
+    address,
+    namespace: process.env.TEMPORAL_NAMESPACE ?? 'default',
+    bundle: process.env.MESH_WORKFLOW_BUNDLE,
+  };
+}
+
+export interface TestWorker {
+  client: Client;
+  taskQueue: string;
+  worker: Worker;
+  /** Stops the worker (as a crash would not: gracefully) and closes connections. */
+  stop(): Promise<void>;
+}
+
+/** A worker wired exactly like production (createRunbookWorker), on its own task queue. */
+export async function startTestWorker(
+  deps: ActivityDeps,
+  taskQueue = `test-${randomBytes(4).toString('hex')}`,
+): Promise<TestWorker> {
+  const target = harnessTarget();
+  quietRuntime();
+  const native = await NativeConnection.connect({ address: target.address });
+  const worker = await createRunbookWorker({
+    connection: native,
+    namespace: target.namespace,
+    deps,
+    taskQueue,
+    ...(target.bundle ? { workflowBundle: { codePath: target.bundle } } : {}),
+  });
+  const running = worker.run();
+  const connection = await Connection.connect({ address: target.address });
+  const client = new Client({ connection, namespace: target.namespace });
+  return {
+    client,
+    taskQueue,
+    worker,
+    async stop() {
+      if (worker.getState() === 'RUNNING') worker.shutdown();
+      await running;
+      await native.close();
+      await connection.close();
+    },
+  };
+}
+
+let runtimeInstalled = false;
+
+/** Worker lifecycle chatter hides test output; warnings and errors still show. */
+function quietRuntime(): void {
+  if (runtimeInstalled) return;
+  Runtime.install({ logger: new DefaultLogger('WARN') });
+  runtimeInstalled = true;
+}

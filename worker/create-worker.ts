@@ -1,0 +1,29 @@
+import type { NativeConnection } from '@temporalio/worker';
+import { Worker, type WorkerOptions } from '@temporalio/worker';
+import { createActivities, type ActivityDeps } from '../activities';
+import { TASK_QUEUE } from '../workflows/contracts';
+
+export interface RunbookWorkerOptions {
+  connection: NativeConnection;
+  namespace: string;
+  deps: ActivityDeps;
+  taskQueue?: string;
+  /** A pre-built workflow bundle; by default the workflows are bundled from source at start. */
+  workflowBundle?: WorkerOptions['workflowBundle'];
+  identity?: string;
+}
+
+/** The one way a runbook worker is built, in production and in tests. */
+export async function createRunbookWorker(options: RunbookWorkerOptions): Promise<Worker> {
+  const code = options.workflowBundle
+    ? { workflowBundle: options.workflowBundle }
+    : { workflowsPath: require.resolve('../workflows') };
+  return Worker.create({
+    connection: options.connection,
+    namespace: options.namespace,
+    taskQueue: options.taskQueue ?? TASK_QUEUE,
+    activities: createActivities(options.deps),
+    ...(options.identity ? { identity: options.identity } : {}),
+    ...code,
+  });
+}

@@ -1,0 +1,148 @@
+import { ApplicationFailure, defineQuery, defineUpdate } from '@temporalio/workflow';
+import { z } from 'zod';
+import { Name } from '../mesh/schemas';
+import { VerdictKind } from './verdict';
+
+/**
+ * The one place wire names live: task queue, workflow ids, inputs, status, decisions and failure types.
+ * Bundle-safe (zod and @temporalio/workflow only); CLI, worker, workflows and activities import it.
+ */
+
+export const TASK_QUEUE = 'mesh-runbook';
+
+/** One runbook per node at a time: the id is the node's, so Temporal itself refuses a second start. */
+export function runbookWorkflowId(node: string): string {
+  return `runbook-${node}`;
+}
+
+export const RUNBOOK_KINDS = ['edge-flip', 'data-path-move'] as const;
+export const RunbookKind = z.enum(RUNBOOK_KINDS);
+export type RunbookKind = z.infer<typeof RunbookKind>;
+
+const HostName = z
+  .string()
+  .regex(
+    /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$/i,
+    'not a host name',
+  );
+const HttpAddress = z
+  .string()
+  .regex(/^https?:\/\/[^/\s]+$/, 'an address like http://127.0.0.1:8080 (scheme, host and port, no path)');
+
+/** How long a runbook waits for mesh and containers before it asks the operator; tests shorten them. */
+export const Timings = z.object({
+  applyReportMs: z.number().int().positive().default(60_000),
+  healthDeadlineMs: z.number().int().positive().default(60_000),
+  stabilityWindowMs: z.number().int().min(0).default(3_000),
+  recheckEveryMs: z.number().int().positive().default(2_000),
+  probeDeadlineMs: z.number().int().positive().default(30_000),
+});
+export type Timings = z.infer<typeof Timings>;
+
+export const EdgeFlipInput = z.object({
+  node: Name,
+  /** The successor edge module. */
+  module: Name,
+  /** The edge module serving the public names now. */
+  predecessor: Name,
+  publicNames: z.array(HostName).min(1),
+  /** Where the node serves its public names (the predecessor now, the successor after the flip). */
+  publicAddress: HttpAddress,
+  /** Where the successor answers before the flip, to verify it before the predecessor stops. */
+  successorAddress: HttpAddress,
+  expectStatus: z.number().int().min(100).max(599).default(200),
+  /** Text only the successor's answers contain, so a probe cannot mistake the predecessor for it. */
+  successorMarker: z.string().min(1).optional(),
+  startedBy: z.string().min(1),
+  timings: Timings.default(Timings.parse({})),
+});
+export type EdgeFlipInput = z.infer<typeof EdgeFlipInput>;
+export type EdgeFlipInputArg = z.input<typeof EdgeFlipInput>;
+
+export const PHASES = ['running', 'waiting', 'completed', 'rolled-back', 'aborted', 'failed'] as const;
+export const Phase = z.enum(PHASES);
+export type Phase = z.infer<typeof Phase>;
+
+export const STEP_STATES = [
+  'pending',
+  'running',
+  'waiting',
+  'done',
+  'skipped',
+  'failed',
+  'compensated',
+] as const;
+export const StepState = z.enum(STEP_STATES);
+export type StepState = z.infer<typeof StepState>;
+
+export const Step = z.object({
+  name: z.string(),
+  state: StepState,
+  startedAt: z.string().optional(),
+  endedAt: z.string().optional(),
+  /** One line of evidence: counts, probes, containers. */
+  note: z.string().optional(),
+});
+export type Step = z.infer<typeof Step>;
+
+/** A gate's verdict, or `approval` for a gate that waits for a yes before a destructive step. */
+export const WaitingVerdict = z.union([VerdictKind, z.literal('approval')]);
+
+export const Waiting = z.object({
+  gate: z.string(),
+  verdict: WaitingVerdict,
+  reason: z.string(),
+  actions: z.array(z.string()),
+  since: z.string(),
+});
+export type Waiting = z.infer<typeof Waiting>;
+
+export const Decision = z.object({
+  /** The gate the operator decides on; the current one when left out. */
+  gate: z.string().optional(),
+  action: z.string().min(1),
+  by: z.string().min(1),
+  comment: z.string().optional(),
+});
+export type Decision = z.infer<typeof Decision>;
+
+export const RecordedDecision = Decision.extend({ gate: z.string(), at: z.string() });
+export type RecordedDecision = z.infer<typeof RecordedDecision>;
+
+export const RunbookStatus = z.object({
+  id: z.string(),
+  kind: RunbookKind,
+  node: Name,
+  module: Name,
+  startedBy: z.string(),
+  phase: Phase,
+  waiting: Waiting.nullable(),
+  steps: z.array(Step),
+  decisions: z.array(RecordedDecision),
+  /** Why the runbook failed or rolled back, when it did. */
+  outcome: z.string().optional(),
+});
+export type RunbookStatus = z.infer<typeof RunbookStatus>;
+
+export const statusQuery = defineQuery<RunbookStatus>('status');
+/** Every decision (approve, take, retry, recreate, recheck, abort) is one Update with a validator. */
+export const decideUpdate = defineUpdate<RecordedDecision, [Decision]>('decide');
+
+/** Failure types the CLI maps to messages and exit codes. */
+export const FAILURE = {
+  invalidInput: 'InvalidInput',
+  preflightFailed: 'PreflightFailed',
+  verificationFailed: 'VerificationFailed',
+  rolledBack: 'RolledBack',
+  rollbackFailed: 'RollbackFailed',
+  aborted: 'Aborted',
+} as const;
+
+/** Workflow input parsed on the first line; bad input fails the run, not the task. */
+export function parseInput<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
+  const parsed = schema.safeParse(input);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0];
+  const where = issue?.path.map(String).join('.') || 'input';
+  throw ApplicationFailure.nonRetryable(`${where}: ${issue?.message ?? 'invalid'}`, FAILURE.invalidInput);
+}

@@ -1,0 +1,31 @@
+import { ApplicationFailure, isCancellation } from '@temporalio/workflow';
+import { FAILURE } from '../contracts';
+import type { Compensations } from './compensation';
+import type { Progress } from './progress';
+import { failureMessage } from './steps';
+
+/** Runs the compensations and ends the runbook in the phase that says what happened; returns what to throw. */
+export async function finish(error: unknown, progress: Progress, undo: Compensations): Promise<unknown> {
+  const cause = failureMessage(error);
+  const aborted =
+    isCancellation(error) || (error instanceof ApplicationFailure && error.type === FAILURE.aborted);
+  const preflight = error instanceof ApplicationFailure && error.type === FAILURE.preflightFailed;
+  const undid = undo.pending;
+  const failures = await undo.unwind();
+  if (failures.length > 0) {
+    progress.end('failed', `${cause}; rollback failed: ${failures.join('; ')}`);
+    return ApplicationFailure.nonRetryable(progress.status.outcome ?? cause, FAILURE.rollbackFailed);
+  }
+  if (aborted) {
+    progress.end('aborted', isCancellation(error) ? 'aborted (cancelled); compensations ran' : cause);
+    return error;
+  }
+  if (preflight || !undid) {
+    progress.end('failed', cause);
+    return error instanceof ApplicationFailure
+      ? error
+      : ApplicationFailure.nonRetryable(cause, FAILURE.verificationFailed);
+  }
+  progress.end('rolled-back', `${cause}; rolled back`);
+  return ApplicationFailure.nonRetryable(`${cause}; rolled back`, FAILURE.rolledBack);
+}
