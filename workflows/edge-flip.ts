@@ -40,7 +40,7 @@ export async function edgeFlip(rawInput: unknown): Promise<RunbookStatus> {
   try {
     await step(progress, decisions, 'preflight', () => preflight(input));
 
-    undo.push('unassign-successor', async () => {
+    const unassignSuccessor = async () => {
       await act.unassignModule({ module, node });
       const receipt = await act.pushNode({ node });
       if (receipt.readable)
@@ -49,7 +49,8 @@ export async function edgeFlip(rawInput: unknown): Promise<RunbookStatus> {
           pushId: receipt.value.pushId,
           timeoutMs: timings.applyReportMs,
         });
-    });
+    };
+    undo.push('unassign-successor', unassignSuccessor);
     await step(progress, decisions, 'assign-successor', () => act.assignModule({ module, node }));
 
     let tookOver = false;
@@ -85,6 +86,10 @@ export async function edgeFlip(rawInput: unknown): Promise<RunbookStatus> {
     progress.mark('approve-stop-predecessor', 'done', `approved by ${approval.by}`);
 
     undo.push('restart-predecessor', async () => {
+      // Once the predecessor stopped, the successor may have taken the public ports: take it off the node
+      // first (its push removes its containers), or the predecessor cannot bind them and the probe below
+      // would hear the successor. unassign-successor repeats it later, idempotently.
+      await unassignSuccessor();
       await act.startModuleContainers({ node, module: predecessor });
       const served = await probeUntilServed({ ...publicNames, address: input.publicAddress }, timings);
       if (!served.ok) throw ApplicationFailure.nonRetryable(`${predecessor} restarted but ${served.summary}`);

@@ -1,20 +1,10 @@
-import { createServer } from 'node:net';
-import type { WorkflowHandle } from '@temporalio/client';
-import { statusQuery, type RunbookStatus } from '../../workflows/contracts';
+import assert from 'node:assert/strict';
+import { WorkflowFailedError, WorkflowUpdateFailedError, type WorkflowHandle } from '@temporalio/client';
+import { LABEL, type DockerEngine } from '../../docker/engine';
+import { decideUpdate, statusQuery, type RunbookStatus } from '../../workflows/contracts';
 
 /** A free TCP port on 127.0.0.1, for edge containers on the host network. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() =>
-        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
-      );
-    });
-  });
-}
+export { freeLocalPort as freePort } from '../../worker/ports';
 
 /** Polls the runbook's status until `until` holds; fails with the last status after `timeoutMs`. */
 export async function statusWhen(
@@ -40,4 +30,68 @@ export const waitingAt = (gate: string) => (status: RunbookStatus) => status.wai
 
 export function stepState(status: RunbookStatus, name: string): string | undefined {
   return status.steps.find((step) => step.name === name)?.state;
+}
+
+/** Short waits so a runbook test takes seconds (the defaults are for real nodes). */
+export const FAST_TIMINGS = {
+  applyReportMs: 20_000,
+  healthDeadlineMs: 20_000,
+  stabilityWindowMs: 500,
+  recheckEveryMs: 300,
+  probeDeadlineMs: 8_000,
+};
+
+/** Sends the `decide` Update as operator bob. */
+export function decide(handle: WorkflowHandle, action: string, gate?: string) {
+  return handle.executeUpdate(decideUpdate, { args: [{ action, gate, by: 'bob' }] });
+}
+
+/** Asserts the decision was refused by the runbook's validator; returns the refusal's message. */
+export async function decisionRefusal(decision: Promise<unknown>): Promise<string> {
+  const error = await decision.then(
+    () => assert.fail('the decision was accepted'),
+    (e: unknown) => e,
+  );
+  assert.ok(error instanceof WorkflowUpdateFailedError, `not an update failure: ${String(error)}`);
+  return error.cause?.message ?? '';
+}
+
+/** Whether the container exists and runs. */
+export async function isRunning(engine: DockerEngine, name: string): Promise<boolean> {
+  return (await engine.inspect(name))?.State.Running === true;
+}
+
+/** Docker names of the module's containers on the node, whatever their state. */
+export async function moduleContainers(
+  engine: DockerEngine,
+  node: string,
+  module: string,
+): Promise<string[]> {
+  const found = await engine.listByLabels({ [LABEL.node]: node, [LABEL.module]: module });
+  return found.flatMap((c) => c.Names);
+}
+
+/** The body of GET / at a 127.0.0.1 address. */
+export async function httpBody(address: string): Promise<string> {
+  return (await fetch(`${address}/`)).text();
+}
+
+/** Awaits a runbook that must fail; its failure's cause and its status queried after it closed. */
+export async function closedFailing(
+  handle: WorkflowHandle,
+): Promise<{ cause: unknown; status: RunbookStatus }> {
+  const error = await handle.result().then(
+    () => assert.fail('the runbook completed'),
+    (e: unknown) => e,
+  );
+  assert.ok(error instanceof WorkflowFailedError, `not a workflow failure: ${String(error)}`);
+  return { cause: error.cause, status: await handle.query(statusQuery) };
+}
+
+/** Terminates the runbooks a failed test left open, so their activities stop touching Docker. */
+export async function terminateOpen(handles: WorkflowHandle[]): Promise<void> {
+  for (const handle of handles.splice(0)) {
+    const { status } = await handle.describe().catch(() => ({ status: { name: 'UNKNOWN' } }));
+    if (status.name === 'RUNNING') await handle.terminate('test cleanup').catch(() => undefined);
+  }
 }

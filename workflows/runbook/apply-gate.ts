@@ -1,6 +1,6 @@
 import { sleep } from '@temporalio/workflow';
 import type { Timings } from '../contracts';
-import { classify, type ReceiptEvidence, type Verdict } from '../verdict';
+import { classify, type ReceiptEvidence, type ReportEvidence, type Verdict } from '../verdict';
 import { act } from './activities';
 import type { Decisions } from './decisions';
 import type { Progress } from './progress';
@@ -12,12 +12,18 @@ export interface GateTarget {
   oldHostPaths?: string[];
 }
 
+export interface Judgement {
+  verdict: Verdict;
+  /** One line of evidence for the step list: what was sent, applied and held. */
+  note: string;
+}
+
 /** One look at what the node did with this push and at its containers, judged by the verdict function. */
 export async function judgeApply(
   target: GateTarget,
   receipt: ReceiptEvidence,
   timings: Timings,
-): Promise<Verdict> {
+): Promise<Judgement> {
   const deadline = new Date().getTime() + timings.healthDeadlineMs;
   for (;;) {
     const applied = receipt.readable
@@ -39,15 +45,17 @@ export async function judgeApply(
       containers,
       healthDeadlinePassed: new Date().getTime() >= deadline,
     });
-    if (verdict.verdict !== 'pending') return verdict;
+    if (verdict.verdict !== 'pending') return { verdict, note: applyNote(receipt, applied.report, verdict) };
     await sleep(timings.recheckEveryMs);
   }
 }
 
-export function applyNote(receipt: ReceiptEvidence, verdict: Verdict): string {
+function applyNote(receipt: ReceiptEvidence, report: ReportEvidence, verdict: Verdict): string {
   if (!receipt.readable) return `${verdict.verdict}: push receipt unreadable`;
+  const applied = report.readable ? `applied ${report.value.applied}` : 'apply report unreadable';
   const held = verdict.details.held.length;
-  return `${verdict.verdict}: sent ${receipt.value.sent}, held ${held}, containers with problems ${verdict.details.containers.length}`;
+  const troubled = verdict.details.containers.length;
+  return `${verdict.verdict}: sent ${receipt.value.sent}, ${applied}, held ${held}, containers with problems ${troubled}`;
 }
 
 export interface ApplyGateHandlers {
@@ -68,8 +76,10 @@ export async function applyGate(
 ): Promise<ReceiptEvidence> {
   let receipt = first;
   for (;;) {
-    const verdict = await step(ctx.progress, ctx.decisions, gate, () => judgeApply(target, receipt, timings));
-    ctx.progress.mark(gate, verdict.verdict === 'ok' ? 'done' : 'waiting', applyNote(receipt, verdict));
+    const { verdict, note } = await step(ctx.progress, ctx.decisions, gate, () =>
+      judgeApply(target, receipt, timings),
+    );
+    ctx.progress.mark(gate, verdict.verdict === 'ok' ? 'done' : 'waiting', note);
     if (verdict.verdict === 'ok') return receipt;
     const offered = verdict.actions.filter(
       (action) =>

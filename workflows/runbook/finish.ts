@@ -11,6 +11,8 @@ export async function finish(error: unknown, progress: Progress, undo: Compensat
     isCancellation(error) || (error instanceof ApplicationFailure && error.type === FAILURE.aborted);
   const preflight = error instanceof ApplicationFailure && error.type === FAILURE.preflightFailed;
   const undid = undo.pending;
+  // A cancellation can end a wait: the runbook compensates now and must refuse decisions for that gate.
+  progress.leaveWait();
   const failures = await undo.unwind();
   if (failures.length > 0) {
     progress.end('failed', `${cause}; rollback failed: ${failures.join('; ')}`);

@@ -58,6 +58,12 @@ export class Progress {
     this.status.phase = 'running';
   }
 
+  /** Leaves a wait that ended without a decision (a cancellation): from now on no decision fits. */
+  leaveWait(): void {
+    this.status.waiting = null;
+    if (this.status.phase === 'waiting') this.status.phase = 'running';
+  }
+
   end(phase: Exclude<Phase, 'running' | 'waiting'>, outcome?: string): void {
     this.status.phase = phase;
     this.status.waiting = null;

@@ -1,0 +1,267 @@
+import assert from 'node:assert/strict';
+import { after, afterEach, before, describe, it } from 'node:test';
+import type { WorkflowHandle } from '@temporalio/client';
+import { ApplicationFailure } from '@temporalio/common';
+import { dockerResolver } from '../../activities/docker/endpoints';
+import { LocalMesh } from '../../mesh/local';
+import {
+  seedEdgeScenario,
+  successorSpec,
+  type EdgeScenario,
+  type EdgeScenarioOptions,
+} from '../../mesh/local/scenarios/edge-flip-incident';
+import type { ApplyReport, ModuleSpecInput, NodeState } from '../../mesh/schemas';
+import {
+  runbookWorkflowId,
+  statusQuery,
+  type EdgeFlipInputArg,
+  type RunbookStatus,
+  type Timings,
+} from '../../workflows/contracts';
+import { LocalWorld } from '../support/local-world';
+import {
+  closedFailing,
+  decide,
+  FAST_TIMINGS,
+  freePort,
+  httpBody,
+  isRunning,
+  moduleContainers,
+  statusWhen,
+  stepState,
+  terminateOpen,
+  waitingAt,
+} from '../support/runbooks';
+import { startTestWorker, type TestWorker } from '../support/temporal';
+
+/**
+ * A node whose agent misreports: for the nodes listed in `omitted`, its apply reports (and its state's
+ * last apply) leave out one resource it did apply, as if it had applied fewer than it was sent, and no
+ * hold says why. Everything else is the real local mesh.
+ */
+class MisreportingMesh extends LocalMesh {
+  readonly omitted = new Map<string, string>();
+
+  override async applyReport(node: string, pushId: string): Promise<ApplyReport | undefined> {
+    const report = await super.applyReport(node, pushId);
+    return report && this.tamper(report);
+  }
+
+  override async nodeState(node: string): Promise<NodeState> {
+    const state = await super.nodeState(node);
+    return { ...state, lastApply: state.lastApply && this.tamper(state.lastApply) };
+  }
+
+  private tamper(report: ApplyReport): ApplyReport {
+    const id = this.omitted.get(report.node);
+    if (id === undefined || !report.appliedIds.includes(id)) return report;
+    return {
+      ...report,
+      applied: report.applied - 1,
+      appliedIds: report.appliedIds.filter((applied) => applied !== id),
+    };
+  }
+}
+
+/** The successor answers on its staging port but never takes the public port: public names fail after the stop. */
+function stagingOnlySuccessor(
+  ports: Pick<EdgeScenarioOptions, 'publicPort' | 'stagingPort'>,
+): ModuleSpecInput {
+  const spec = successorSpec('route-proxy', ports);
+  const serve = `echo "served by route-proxy" > /www/index.html && exec httpd -f -p 127.0.0.1:${ports.stagingPort} -h /www`;
+  return {
+    ...spec,
+    containers: spec.containers.map((c) => (c.name === 'edge' ? { ...c, command: ['sh', '-c', serve] } : c)),
+  };
+}
+
+/** The successor takes the public port once it is free but answers it wrongly (404: an empty site). */
+function wrongPublicSuccessor(
+  ports: Pick<EdgeScenarioOptions, 'publicPort' | 'stagingPort'>,
+): ModuleSpecInput {
+  const spec = successorSpec('route-proxy', ports);
+  const serve = [
+    'echo "served by route-proxy" > /www/index.html && mkdir -p /empty',
+    `httpd -p 127.0.0.1:${ports.stagingPort} -h /www`,
+    `until httpd -f -p 127.0.0.1:${ports.publicPort} -h /empty; do sleep 0.5; done`,
+  ].join(' && ');
+  return {
+    ...spec,
+    containers: spec.containers.map((c) => (c.name === 'edge' ? { ...c, command: ['sh', '-c', serve] } : c)),
+  };
+}
+
+describe('edge-flip failure modes on a real Temporal dev server and the local mesh over real Docker', () => {
+  let world: LocalWorld;
+  let mesh: MisreportingMesh;
+  let worker: TestWorker;
+  const handles: WorkflowHandle[] = [];
+
+  before(async () => {
+    world = await LocalWorld.create();
+    mesh = new MisreportingMesh({ stateDir: world.stateDir });
+    worker = await startTestWorker({ mesh, dockerFor: dockerResolver({}) });
+  });
+
+  afterEach(() => terminateOpen(handles));
+
+  after(async () => {
+    await terminateOpen(handles);
+    await worker?.stop();
+    await world?.cleanup();
+  });
+
+  async function scenario(successorFault?: 'exits' | 'unhealthy') {
+    const node = world.nodeName();
+    const ports = { publicPort: await freePort(), stagingPort: await freePort() };
+    const seeded = await seedEdgeScenario(world.mesh, {
+      node,
+      predecessor: 'caddy',
+      successor: 'route-proxy',
+      ...ports,
+      leftovers: false,
+      successorFault,
+    });
+    return { node, seeded, ports };
+  }
+
+  async function start(node: string, seeded: EdgeScenario, timings: Partial<Timings> = {}) {
+    const input: EdgeFlipInputArg = {
+      node,
+      module: 'route-proxy',
+      predecessor: 'caddy',
+      ...seeded,
+      startedBy: 'alice',
+      timings: { ...FAST_TIMINGS, ...timings },
+    };
+    const handle = await worker.client.workflow.start('edgeFlip', {
+      args: [input],
+      taskQueue: worker.taskQueue,
+      workflowId: runbookWorkflowId(node),
+    });
+    handles.push(handle);
+    return handle;
+  }
+
+  const successorContainers = (node: string) => moduleContainers(world.engine, node, 'route-proxy');
+
+  /** Stopped short of the predecessor: nothing after the gate ran, the predecessor still serves. */
+  async function assertPredecessorUntouched(node: string, seeded: EdgeScenario, status: RunbookStatus) {
+    for (const later of ['verify-successor', 'approve-stop-predecessor', 'stop-predecessor', 'probe-public'])
+      assert.equal(stepState(status, later), 'pending', `${later} never reached`);
+    assert.equal(await isRunning(world.engine, `${node}.caddy.edge`), true, 'predecessor still running');
+    assert.match(await httpBody(seeded.publicAddress), /served by caddy/);
+  }
+
+  /** Aborts at the current gate; the runbook unassigns the successor and ends aborted. */
+  async function abortAndCheck(node: string, seeded: EdgeScenario, handle: WorkflowHandle) {
+    await decide(handle, 'abort');
+    const { cause, status } = await closedFailing(handle);
+    assert.ok(cause instanceof ApplicationFailure && cause.type === 'Aborted', String(cause));
+    assert.equal(status.phase, 'aborted');
+    assert.equal(stepState(status, 'unassign-successor'), 'compensated');
+    assert.deepEqual(await successorContainers(node), [], 'successor containers removed');
+    assert.equal(await isRunning(world.engine, `${node}.caddy.edge`), true);
+    assert.match(await httpBody(seeded.publicAddress), /served by caddy/);
+  }
+
+  it('a node that misreports its apply (applied < sent, no hold): waits at gate-apply with drift naming the resource', async () => {
+    const { node, seeded } = await scenario();
+    mesh.omitted.set(node, 'route-proxy/container:ca');
+    const handle = await start(node, seeded);
+
+    const drift = await statusWhen(handle, waitingAt('gate-apply'));
+    assert.equal(drift.waiting?.verdict, 'drift');
+    const reason = drift.waiting?.reason ?? '';
+    const counts = /applied (\d+) of (\d+) sent resources/.exec(reason);
+    assert.ok(counts, reason);
+    assert.equal(Number(counts[1]), Number(counts[2]) - 1, reason);
+    assert.match(
+      reason,
+      /1 missing resource is explained by no hold or failure \(route-proxy\/container:ca\)/,
+    );
+    // `recheck` joins them when the edge's health was still starting at that look.
+    assert.deepEqual(
+      drift.waiting?.actions.filter((a) => a !== 'recheck'),
+      ['retry', 'abort'],
+    );
+    await assertPredecessorUntouched(node, seeded, drift);
+
+    // Retry pushes again; the node misreports again, so the runbook waits again instead of moving on.
+    await decide(handle, 'retry');
+    const again = await statusWhen(handle, (s) => waitingAt('gate-apply')(s) && s.decisions.length === 1);
+    assert.equal(again.waiting?.verdict, 'drift');
+    assert.match(again.waiting?.reason ?? '', /route-proxy\/container:ca/);
+    await assertPredecessorUntouched(node, seeded, again);
+
+    await abortAndCheck(node, seeded, handle);
+  });
+
+  for (const fault of ['exits', 'unhealthy'] as const) {
+    it(`a successor edge container that ${fault === 'exits' ? 'exits' : 'turns unhealthy'} never lets the predecessor stop`, async () => {
+      const { node, seeded } = await scenario(fault);
+      const handle = await start(node, seeded);
+
+      const failed = await statusWhen(handle, waitingAt('gate-apply'));
+      assert.equal(failed.waiting?.verdict, 'failed');
+      const problem = fault === 'exits' ? 'has exited' : 'is unhealthy';
+      assert.match(failed.waiting?.reason ?? '', new RegExp(`${node}\\.route-proxy\\.edge ${problem}`));
+      assert.deepEqual(failed.waiting?.actions, ['retry', 'abort']);
+      await assertPredecessorUntouched(node, seeded, failed);
+
+      // A wait is a wait: a moment later it is still there, and still nothing was stopped.
+      await new Promise((resolve) => setTimeout(resolve, 1_500));
+      const later = await handle.query(statusQuery);
+      assert.equal(later.waiting?.gate, 'gate-apply');
+      await assertPredecessorUntouched(node, seeded, later);
+
+      await abortAndCheck(node, seeded, handle);
+    });
+  }
+
+  it('a public name failing after the stop restarts the predecessor and ends rolled-back', async () => {
+    const { node, seeded, ports } = await scenario();
+    await world.mesh.defineModule(stagingOnlySuccessor(ports));
+    const handle = await start(node, seeded, { probeDeadlineMs: 4_000 });
+
+    await statusWhen(handle, waitingAt('approve-stop-predecessor'));
+    const predecessorStarted = (await world.engine.inspect(`${node}.caddy.edge`))?.State.StartedAt;
+    await decide(handle, 'approve');
+
+    const { cause, status } = await closedFailing(handle);
+    assert.ok(cause instanceof ApplicationFailure, String(cause));
+    assert.equal(cause.type, 'RolledBack');
+    assert.match(cause.message, /after stopping caddy, 3 of 3 names failed .*; rolled back/);
+    assert.equal(status.phase, 'rolled-back');
+    assert.equal(stepState(status, 'stop-predecessor'), 'done');
+    assert.equal(stepState(status, 'probe-public'), 'failed');
+    assert.equal(stepState(status, 'restart-predecessor'), 'compensated');
+    assert.equal(stepState(status, 'unassign-successor'), 'compensated');
+
+    const predecessor = await world.engine.inspect(`${node}.caddy.edge`);
+    assert.equal(predecessor?.State.Running, true, 'predecessor restarted');
+    assert.notEqual(predecessor?.State.StartedAt, predecessorStarted, 'it was stopped, then started again');
+    assert.match(await httpBody(seeded.publicAddress), /served by caddy/);
+    assert.ok(!(await world.mesh.nodeState(node)).assigned.includes('route-proxy'), 'successor unassigned');
+    assert.deepEqual(await successorContainers(node), [], 'successor containers removed');
+  });
+
+  it('a successor that took the public port but answers wrongly is taken off the node before the predecessor restarts', async () => {
+    const { node, seeded, ports } = await scenario();
+    await world.mesh.defineModule(wrongPublicSuccessor(ports));
+    const handle = await start(node, seeded, { probeDeadlineMs: 4_000 });
+
+    await statusWhen(handle, waitingAt('approve-stop-predecessor'));
+    await decide(handle, 'approve');
+
+    const { cause, status } = await closedFailing(handle);
+    assert.ok(cause instanceof ApplicationFailure, String(cause));
+    assert.equal(cause.type, 'RolledBack', `${cause.message}; status ${JSON.stringify(status.steps)}`);
+    assert.match(cause.message, /after stopping caddy, 3 of 3 names failed .*status 404/);
+    assert.equal(status.phase, 'rolled-back');
+    assert.equal(stepState(status, 'restart-predecessor'), 'compensated');
+    assert.equal(await isRunning(world.engine, `${node}.caddy.edge`), true, 'predecessor restarted');
+    assert.match(await httpBody(seeded.publicAddress), /served by caddy/);
+    assert.deepEqual(await successorContainers(node), [], 'successor containers removed');
+  });
+});
