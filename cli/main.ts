@@ -2,6 +2,7 @@ import { Command } from 'commander';
 import { presentError } from './errors';
 import { printError } from './output';
 import { registerLocalCommands } from './local';
+import { registerRunbookCommands } from './runbook';
 
 function buildProgram(): Command {
   const program = new Command('mesh')
@@ -10,6 +11,7 @@ function buildProgram(): Command {
     .exitOverride()
     .configureOutput({ writeErr: () => undefined });
   registerLocalCommands(program);
+  registerRunbookCommands(program);
   return program;
 }
 

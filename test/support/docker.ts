@@ -1,12 +1,6 @@
-import { DockerEngine, LABEL } from '../../docker/engine';
+import { DockerEngine } from '../../docker/engine';
 
-/** Removes every container labelled with one of these nodes (whatever state a failed test left). */
-export async function removeNodeContainers(nodes: string[], engine = new DockerEngine()): Promise<void> {
-  for (const node of nodes) {
-    const containers = await engine.listByLabels({ [LABEL.node]: node });
-    await Promise.all(containers.map((c) => engine.remove(c.Id)));
-  }
-}
+export { removeNodeContainers } from '../../docker/cleanup';
 
 /** Removes these image tags (and the untagged builds under them); a missing one is fine. */
 export async function removeImages(images: string[], engine = new DockerEngine()): Promise<void> {

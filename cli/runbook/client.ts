@@ -1,0 +1,79 @@
+import { hostname } from 'node:os';
+import { Client, Connection, WorkflowNotFoundError } from '@temporalio/client';
+import { temporalTarget, type TemporalTarget } from '../../worker/connection';
+import { UsageError } from '../errors';
+import { taskQueueFromEnv } from './options';
+
+export interface RunbookClient {
+  client: Client;
+  connection: Connection;
+  target: TemporalTarget;
+  taskQueue: string;
+  /** Runs one call with a deadline, so a runbook whose worker is gone cannot hang the CLI. */
+  within<T>(ms: number, call: () => Promise<T>): Promise<T>;
+  /** Whether a worker polled this task queue recently (the server forgets pollers after a few minutes). */
+  hasWorker(taskQueue: string): Promise<boolean>;
+}
+
+/** Connects to Temporal for one command and closes the connection however the command ends. */
+export async function withClient<T>(
+  run: (rb: RunbookClient) => Promise<T>,
+  options: { operator?: string } = {},
+): Promise<T> {
+  const target = temporalTarget();
+  let connection: Connection;
+  try {
+    connection = await Connection.connect({ address: target.address, connectTimeout: 5_000 });
+  } catch {
+    throw new Error(
+      `Cannot reach Temporal at ${target.address}; start one with \`mesh runbook dev\` or set TEMPORAL_ADDRESS.`,
+    );
+  }
+  const identity = `${options.operator ?? 'mesh'}@${hostname()} (mesh cli)`;
+  const client = new Client({ connection, namespace: target.namespace, identity });
+  const within = <R>(ms: number, call: () => Promise<R>) => connection.withDeadline(Date.now() + ms, call);
+  const workerSeenAt = new Map<string, number>();
+  const rb: RunbookClient = {
+    client,
+    connection,
+    target,
+    taskQueue: taskQueueFromEnv(),
+    within,
+    async hasWorker(taskQueue) {
+      if (Date.now() - (workerSeenAt.get(taskQueue) ?? 0) < 5_000) return true;
+      // The task queue type defaults to the workflow queue, which is what a runbook needs answered.
+      const described = await within(5_000, () =>
+        connection.workflowService.describeTaskQueue({
+          namespace: target.namespace,
+          taskQueue: { name: taskQueue },
+        }),
+      );
+      const seen = (described.pollers ?? []).length > 0;
+      if (seen) workerSeenAt.set(taskQueue, Date.now());
+      return seen;
+    },
+  };
+  try {
+    return await run(rb);
+  } finally {
+    await connection.close().catch(() => undefined);
+  }
+}
+
+/** A runbook id Temporal does not know is the operator's mistake: one sentence, exit 2. */
+export function unknownRunbook(id: string, target: TemporalTarget): UsageError {
+  return new UsageError(
+    `There is no runbook ${id} on Temporal at ${target.address} (namespace ${target.namespace}).`,
+    'See the runbooks with `mesh runbook list`; a runbook id is runbook-<node>.',
+  );
+}
+
+/** Turns Temporal's not-found into the operator-facing sentence; everything else passes through. */
+export async function orUnknown<T>(id: string, target: TemporalTarget, call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (error) {
+    if (error instanceof WorkflowNotFoundError) throw unknownRunbook(id, target);
+    throw error;
+  }
+}

@@ -1,0 +1,25 @@
+/* eslint-disable @typescript-eslint/no-require-imports -- loaded on use; see below */
+import type * as Client from './client';
+import type * as Decision from './decision';
+import type * as Follow from './follow';
+import type * as Launch from './launch';
+import type * as Observe from './observe';
+import type * as Deps from '../../worker/deps';
+import type * as DevServer from '../../worker/dev-server';
+import type * as Run from '../../worker/run';
+
+/**
+ * The Temporal SDK, the worker and its dependencies take about a second to load; a command loads them when
+ * it runs, so `mesh --help` and `mesh local ...` do not pay for them. `require`, not `import()`: bin/mesh.js
+ * registers tsx for CommonJS only, where a dynamic import of a .ts file does not resolve.
+ */
+export const load = {
+  client: () => require('./client') as typeof Client,
+  decision: () => require('./decision') as typeof Decision,
+  follow: () => require('./follow') as typeof Follow,
+  launch: () => require('./launch') as typeof Launch,
+  observe: () => require('./observe') as typeof Observe,
+  workerDeps: () => require('../../worker/deps') as typeof Deps,
+  devServer: () => require('../../worker/dev-server') as typeof DevServer,
+  workerRun: () => require('../../worker/run') as typeof Run,
+};

@@ -1,0 +1,32 @@
+import type { z } from 'zod';
+import { TASK_QUEUE } from '../../workflows/contracts';
+import { UsageError } from '../errors';
+
+const kebab = (field: string) => field.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`);
+
+/**
+ * Parses a verb's arguments and options (the first line of every action); a mismatch is the operator's
+ * mistake: one sentence naming the argument or option as typed, a suggestion, exit 2.
+ */
+export function parseOptions<S extends z.ZodType>(
+  schema: S,
+  input: Record<string, unknown>,
+  positional: readonly string[] = [],
+): z.output<S> {
+  const result = schema.safeParse(input);
+  if (result.success) return result.data;
+  const issue = result.error.issues[0];
+  const field = String(issue?.path[0] ?? 'input');
+  const label = positional.includes(field) ? `<${field}>` : `--${kebab(field)}`;
+  const given = input[field];
+  const shown = typeof given === 'string' ? ` "${given}"` : '';
+  throw new UsageError(
+    `${label}${shown} is invalid: ${issue?.message ?? 'it does not match'}.`,
+    'Add --help to the command to see what it accepts.',
+  );
+}
+
+/** The task queue runbooks are started on and workers poll: MESH_TASK_QUEUE, TASK_QUEUE, else the default. */
+export function taskQueueFromEnv(env: NodeJS.ProcessEnv = process.env): string {
+  return env.MESH_TASK_QUEUE || env.TASK_QUEUE || TASK_QUEUE;
+}

@@ -1,0 +1,189 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { RunbookStatus, Step } from '../../workflows/contracts';
+import {
+  actionCommand,
+  busySentence,
+  changedSteps,
+  currentStep,
+  formatDuration,
+  renderStatus,
+  stepElapsed,
+  waitingBlock,
+  whereItIs,
+} from '../../cli/runbook/render';
+
+// eslint-disable-next-line no-control-regex
+const plain = (lines: string[]) => lines.map((line) => line.replace(/\u001b\[\d+m/g, ''));
+const NOW = new Date('2026-09-26T12:10:00.000Z');
+
+function waitingAtApproval(): RunbookStatus {
+  return {
+    id: 'runbook-novox',
+    kind: 'edge-flip',
+    node: 'novox',
+    module: 'route-proxy',
+    startedBy: 'alice',
+    phase: 'waiting',
+    waiting: {
+      gate: 'approve-stop-predecessor',
+      verdict: 'approval',
+      reason: 'route-proxy is verified on novox; approve stops caddy, abort unassigns route-proxy.',
+      actions: ['approve', 'abort'],
+      since: '2026-09-26T12:07:00.000Z',
+    },
+    steps: [
+      {
+        name: 'preflight',
+        state: 'done',
+        startedAt: '2026-09-26T12:00:00.000Z',
+        endedAt: '2026-09-26T12:00:01.500Z',
+        note: 'caddy serves 2 name(s)',
+      },
+      { name: 'take', state: 'skipped', endedAt: '2026-09-26T12:01:00.000Z' },
+      { name: 'approve-stop-predecessor', state: 'waiting', startedAt: '2026-09-26T12:07:00.000Z' },
+      { name: 'stop-predecessor', state: 'pending' },
+    ],
+    decisions: [],
+  };
+}
+
+describe('runbook status rendering', () => {
+  it('formats durations for a terminal: tenths under 10 s, then seconds, minutes, hours', () => {
+    assert.equal(formatDuration(1_500), '1.5s');
+    assert.equal(formatDuration(42_000), '42s');
+    assert.equal(formatDuration(185_000), '3m05s');
+    assert.equal(formatDuration(3_725_000), '1h02m');
+    assert.equal(formatDuration(-5), '0.0s');
+  });
+
+  it('times a step from its start to its end, or to now while it runs; not at all once the runbook ended', () => {
+    const [done, , waiting, pending] = waitingAtApproval().steps as [Step, Step, Step, Step];
+    assert.equal(stepElapsed(done, NOW), '1.5s');
+    assert.equal(stepElapsed(waiting, NOW), '3m00s');
+    assert.equal(stepElapsed(pending, NOW), undefined);
+    assert.equal(stepElapsed(waiting, NOW, false), undefined);
+  });
+
+  it('prints the checklist, the waiting block with the exact command for every action', () => {
+    const lines = plain(renderStatus(waitingAtApproval(), NOW));
+    assert.equal(
+      lines[0],
+      'runbook-novox  edge-flip on novox (module route-proxy), started by alice: waiting at approve-stop-predecessor',
+    );
+    assert.match(lines[1] ?? '', /^ {2}✓ preflight +done +1\.5s {2}caddy serves 2 name\(s\)$/);
+    assert.match(lines[3] ?? '', /⏸ approve-stop-predecessor {2}waiting +3m00s$/);
+    assert.deepEqual(lines.slice(5), [
+      '⏸ waiting at approve-stop-predecessor (approval) for 3m00s',
+      '  route-proxy is verified on novox; approve stops caddy, abort unassigns route-proxy.',
+      '  what you can do:',
+      '    approve  mesh runbook approve runbook-novox approve-stop-predecessor',
+      '    abort    mesh runbook abort runbook-novox',
+    ]);
+  });
+
+  it('shows decisions and the outcome of an ended runbook', () => {
+    const ended: RunbookStatus = {
+      ...waitingAtApproval(),
+      phase: 'rolled-back',
+      waiting: null,
+      decisions: [
+        {
+          gate: 'approve-stop-predecessor',
+          action: 'approve',
+          by: 'bob',
+          at: '2026-09-26T12:08:00.123Z',
+          comment: 'ok',
+        },
+      ],
+      outcome: 'after stopping caddy, 1 of 2 names failed; rolled back',
+    };
+    const lines = plain(renderStatus(ended, NOW));
+    assert.match(lines[0] ?? '', /started by alice: rolled-back$/);
+    assert.ok(lines.includes('  approve at approve-stop-predecessor by bob, 2026-09-26T12:08:00Z "ok"'));
+    assert.equal(lines.at(-1), 'rolled-back: after stopping caddy, 1 of 2 names failed; rolled back');
+    assert.ok(!lines.some((line) => line.includes('what you can do')));
+  });
+
+  it('gives the exact command per action: approve names the gate, decide pins it, abort cancels', () => {
+    assert.equal(
+      actionCommand('runbook-novox', 'gate-apply', 'take'),
+      'mesh runbook decide runbook-novox take --gate gate-apply',
+    );
+    assert.equal(
+      actionCommand('runbook-novox', 'gate-apply', 'retry'),
+      'mesh runbook decide runbook-novox retry --gate gate-apply',
+    );
+    assert.equal(
+      actionCommand('runbook-novox', 'approve-stop-predecessor', 'approve'),
+      'mesh runbook approve runbook-novox approve-stop-predecessor',
+    );
+    assert.equal(actionCommand('runbook-novox', 'gate-apply', 'abort'), 'mesh runbook abort runbook-novox');
+    const block = plain(
+      waitingBlock(
+        'runbook-novox',
+        {
+          gate: 'gate-apply',
+          verdict: 'held',
+          reason: 'route-proxy is held.',
+          actions: ['take', 'retry', 'abort'],
+          since: NOW.toISOString(),
+        },
+        NOW,
+      ),
+    );
+    assert.deepEqual(block.slice(3), [
+      '    take   mesh runbook decide runbook-novox take --gate gate-apply',
+      '    retry  mesh runbook decide runbook-novox retry --gate gate-apply',
+      '    abort  mesh runbook abort runbook-novox',
+    ]);
+  });
+
+  it('knows where a runbook is: the gate it waits at, the step that runs, or its phase', () => {
+    const waiting = waitingAtApproval();
+    assert.equal(currentStep(waiting), 'approve-stop-predecessor');
+    assert.equal(whereItIs(waiting), 'waiting at approve-stop-predecessor');
+    const running: RunbookStatus = {
+      ...waiting,
+      phase: 'running',
+      waiting: null,
+      steps: [
+        { name: 'preflight', state: 'done' },
+        { name: 'push', state: 'running' },
+      ],
+    };
+    assert.equal(whereItIs(running), 'at step push');
+    assert.equal(whereItIs({ ...running, steps: [] }), 'starting');
+    assert.equal(whereItIs({ ...running, phase: 'completed' }), 'completed');
+  });
+
+  it('reports only steps that changed (state or note), and on the first look every step that began', () => {
+    const first = waitingAtApproval().steps;
+    assert.deepEqual(
+      changedSteps(undefined, first).map((step) => step.name),
+      ['preflight', 'take', 'approve-stop-predecessor'],
+    );
+    const next = first.map((step) =>
+      step.name === 'stop-predecessor' ? { ...step, state: 'running' as const } : step,
+    );
+    assert.deepEqual(
+      changedSteps(first, next).map((step) => step.name),
+      ['stop-predecessor'],
+    );
+    const noted = first.map((step) => (step.name === 'preflight' ? { ...step, note: 'again' } : step));
+    assert.deepEqual(
+      changedSteps(first, noted).map((step) => step.name),
+      ['preflight'],
+    );
+    assert.deepEqual(changedSteps(first, first), []);
+  });
+
+  it('refuses a second runbook on a node in one sentence naming the runbook, kind, step and starter', () => {
+    const sentence = busySentence('runbook-novox', 'edge-flip', 'novox', 'alice', 'waiting at gate-apply');
+    assert.equal(
+      sentence,
+      'Runbook runbook-novox (edge-flip, started by alice) is still running on novox, waiting at gate-apply; a node runs one runbook at a time.',
+    );
+    assert.equal(sentence.split('. ').length, 1);
+  });
+});
