@@ -1,0 +1,165 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
+import { Client } from '@temporalio/client';
+import { historyToJSON } from '@temporalio/common/lib/proto-utils';
+import { TestWorkflowEnvironment } from '@temporalio/testing';
+import { DefaultLogger, Runtime, Worker } from '@temporalio/worker';
+import { dockerResolver } from '../activities/docker/endpoints';
+import { DockerEngine, LABEL } from '../docker/engine';
+import { acquireLock, LocalMesh } from '../mesh/local';
+import { seedEdgeScenario } from '../mesh/local/scenarios/edge-flip-incident';
+import { freePort, statusWhen, waitingAt } from '../test/support/runbooks';
+import { createRunbookWorker } from '../worker/create-worker';
+import { devServerExecutable } from '../worker/temporal-binary';
+import {
+  decideUpdate,
+  runbookWorkflowId,
+  type EdgeFlipInputArg,
+  type RunbookStatus,
+} from '../workflows/contracts';
+
+/**
+ * Records the edge-flip histories that test/integration/edge-flip-replay.test.ts replays on every run:
+ * the happy path and the incident (held → take → approve), each run to completion on a dev server of
+ * its own, by a production-built worker over a real local mesh. Re-record after an intended,
+ * `patched()`-guarded change to the workflow, and commit the JSON with it.
+ *
+ *   npx tsx scripts/record-histories.ts
+ */
+
+const root = join(__dirname, '..');
+const OUT = join(root, 'test', 'histories');
+const TASK_QUEUE = 'record-histories';
+
+/** Short waits keep the histories small: fewer rechecks, fewer events. */
+const TIMINGS = {
+  applyReportMs: 30_000,
+  healthDeadlineMs: 30_000,
+  stabilityWindowMs: 1_500,
+  recheckEveryMs: 1_000,
+  probeDeadlineMs: 10_000,
+};
+
+interface Story {
+  file: string;
+  /** Fixed, so a re-recording differs from the last one only in ports, paths and times. */
+  node: string;
+  leftovers: boolean;
+  drive(client: Client, workflowId: string): Promise<void>;
+}
+
+const STORIES: Story[] = [
+  {
+    file: 'edge-flip-happy.json',
+    node: 'hist-happy',
+    leftovers: false,
+    async drive(client, workflowId) {
+      const handle = client.workflow.getHandle(workflowId);
+      await statusWhen(handle, waitingAt('approve-stop-predecessor'), 120_000);
+      await handle.executeUpdate(decideUpdate, { args: [{ action: 'approve', by: 'recorder' }] });
+    },
+  },
+  {
+    file: 'edge-flip-incident-take.json',
+    node: 'hist-incident',
+    leftovers: true,
+    async drive(client, workflowId) {
+      const handle = client.workflow.getHandle(workflowId);
+      const held = await statusWhen(handle, waitingAt('gate-apply'), 120_000);
+      if (held.waiting?.verdict !== 'held') throw new Error(`expected a hold, got ${held.waiting?.verdict}`);
+      await handle.executeUpdate(decideUpdate, { args: [{ action: 'take', by: 'recorder' }] });
+      await statusWhen(handle, waitingAt('approve-stop-predecessor'), 120_000);
+      await handle.executeUpdate(decideUpdate, { args: [{ action: 'approve', by: 'recorder' }] });
+    },
+  },
+];
+
+async function record(client: Client, mesh: LocalMesh, story: Story): Promise<string> {
+  const seeded = await seedEdgeScenario(mesh, {
+    node: story.node,
+    predecessor: 'caddy',
+    successor: 'route-proxy',
+    publicPort: await freePort(),
+    stagingPort: await freePort(),
+    leftovers: story.leftovers,
+  });
+  const input: EdgeFlipInputArg = {
+    node: story.node,
+    module: 'route-proxy',
+    predecessor: 'caddy',
+    ...seeded,
+    startedBy: 'recorder',
+    timings: TIMINGS,
+  };
+  const workflowId = runbookWorkflowId(story.node);
+  const handle = await client.workflow.start('edgeFlip', {
+    args: [input],
+    taskQueue: TASK_QUEUE,
+    workflowId,
+  });
+  await story.drive(client, workflowId);
+  const status: RunbookStatus = await handle.result();
+  if (status.phase !== 'completed') throw new Error(`${story.file}: the runbook ended ${status.phase}`);
+  const path = join(OUT, story.file);
+  const history = await handle.fetchHistory();
+  await writeFile(path, `${historyToJSON(history)}\n`);
+  // A history that does not replay against the code that wrote it is not worth committing.
+  await Worker.runReplayHistory({ workflowsPath: require.resolve('../workflows') }, history, workflowId);
+  return `${relative(root, path)}: ${history.events?.length ?? 0} events`;
+}
+
+/** Containers of the recording's nodes, from this run or an interrupted earlier one. */
+async function removeContainers(engine: DockerEngine): Promise<void> {
+  for (const { node } of STORIES) {
+    const found = await engine.listByLabels({ [LABEL.node]: node });
+    await Promise.all(found.map((c) => engine.remove(c.Id)));
+  }
+}
+
+async function main(): Promise<void> {
+  Runtime.install({ logger: new DefaultLogger('WARN') });
+  const engine = new DockerEngine();
+  await removeContainers(engine);
+  const stateDir = await mkdtemp(join(tmpdir(), 'mesh-record-'));
+  const mesh = new LocalMesh({ stateDir, engine });
+  const env = await TestWorkflowEnvironment.createLocal({ server: { executable: devServerExecutable() } });
+  try {
+    const worker = await createRunbookWorker({
+      connection: env.nativeConnection,
+      namespace: env.namespace ?? 'default',
+      deps: { mesh, dockerFor: dockerResolver({}) },
+      taskQueue: TASK_QUEUE,
+      identity: 'record-histories',
+    });
+    // The client's identity is in the history too: a fixed one, not this machine's pid@hostname.
+    const client = new Client({
+      connection: env.connection,
+      namespace: env.namespace ?? 'default',
+      identity: 'record-histories',
+    });
+    await worker.runUntil(async () => {
+      for (const story of STORIES) process.stdout.write(`${await record(client, mesh, story)}\n`);
+    });
+  } finally {
+    await env.teardown();
+    for (const { node } of STORIES) {
+      // A node agent may still be applying: wait for it, so it creates nothing after the cleanup.
+      const release = await acquireLock(mesh.layout.nodeLock(node), { timeoutMs: 60_000 }).catch(
+        () => undefined,
+      );
+      await rm(mesh.layout.inboxDir(node), { recursive: true, force: true });
+      await release?.();
+    }
+    await removeContainers(engine);
+    await rm(stateDir, { recursive: true, force: true });
+  }
+}
+
+void main().then(
+  () => process.exit(0),
+  (error: unknown) => {
+    process.stderr.write(`record-histories: ${error instanceof Error ? error.stack : String(error)}\n`);
+    process.exit(1);
+  },
+);

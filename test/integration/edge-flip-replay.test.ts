@@ -1,0 +1,87 @@
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { before, describe, it } from 'node:test';
+import { defaultPayloadConverter } from '@temporalio/common';
+import { historyFromJSON, type History } from '@temporalio/common/lib/proto-utils';
+import { DefaultLogger, Runtime, Worker, type ReplayWorkerOptions } from '@temporalio/worker';
+import { DeterminismViolationError } from '@temporalio/workflow';
+import { runbookWorkflowId, type EdgeFlipInput } from '../../workflows/contracts';
+
+/**
+ * Histories recorded by scripts/record-histories.ts (real runs on a dev server), replayed against the
+ * workflow code of this checkout: a change that would break runbooks in flight fails here, not in
+ * production. Re-record only with a change guarded by `patched()`.
+ */
+
+const HISTORIES = join(__dirname, '..', 'histories');
+
+/** A committed history, read with the SDK's own proto3 JSON reader. */
+function readHistory(file: string): History {
+  return historyFromJSON(JSON.parse(readFileSync(join(HISTORIES, file), 'utf8')));
+}
+
+/** The id the runbook ran under (it is in its status), from the input in the history's first event. */
+function workflowIdOf(history: History): string {
+  const payload = history.events?.[0]?.workflowExecutionStartedEventAttributes?.input?.payloads?.[0];
+  assert.ok(payload, 'the history starts with the workflow input');
+  return runbookWorkflowId(defaultPayloadConverter.fromPayload<EdgeFlipInput>(payload).node);
+}
+
+function activityTypes(history: History): string[] {
+  return (history.events ?? []).flatMap((event) => {
+    const name = event.activityTaskScheduledEventAttributes?.activityType?.name;
+    return name ? [name] : [];
+  });
+}
+
+function acceptedUpdates(history: History): number {
+  return (history.events ?? []).filter((event) => event.workflowExecutionUpdateAcceptedEventAttributes)
+    .length;
+}
+
+/** The workflow code under test: the harness's bundle of workflows/, else bundled here. */
+function current(): ReplayWorkerOptions {
+  const bundle = process.env.MESH_WORKFLOW_BUNDLE;
+  return bundle
+    ? { workflowBundle: { codePath: bundle } }
+    : { workflowsPath: require.resolve('../../workflows') };
+}
+
+describe('edge-flip replays its committed histories', () => {
+  before(() => {
+    // Core logs the deliberate nondeterminism below as a warning; keep errors only.
+    Runtime.install({
+      logger: new DefaultLogger('ERROR'),
+      telemetryOptions: { logging: { filter: { core: 'ERROR', other: 'ERROR' } } },
+    });
+  });
+
+  it('happy path (approve) replays against the current workflow code', async () => {
+    const history = readHistory('edge-flip-happy.json');
+    const activities = activityTypes(history);
+    assert.ok(activities.includes('stopModuleContainers'), 'the recording reaches the stop');
+    assert.ok(!activities.includes('takeModule'));
+    assert.equal(acceptedUpdates(history), 1);
+    await Worker.runReplayHistory(current(), history, workflowIdOf(history));
+  });
+
+  it('incident (held → take → approve) replays against the current workflow code', async () => {
+    const history = readHistory('edge-flip-incident-take.json');
+    const activities = activityTypes(history);
+    assert.ok(activities.includes('takeModule'), 'the recording takes the held data');
+    assert.ok(activities.includes('stopModuleContainers'), 'the recording reaches the stop');
+    assert.equal(acceptedUpdates(history), 2);
+    await Worker.runReplayHistory(current(), history, workflowIdOf(history));
+  });
+
+  it('a workflow with one step added before preflight fails replay with a DeterminismViolationError', async () => {
+    const history = readHistory('edge-flip-happy.json');
+    const broken = { workflowsPath: require.resolve('../fixtures/broken-workflows') };
+    await assert.rejects(Worker.runReplayHistory(broken, history, workflowIdOf(history)), (error) => {
+      assert.ok(error instanceof DeterminismViolationError, `not a DeterminismViolationError: ${error}`);
+      assert.match(error.message, /'runningModuleContainers' does not match .* 'pushNode'/);
+      return true;
+    });
+  });
+});
