@@ -40,7 +40,7 @@ function httpHealth(port: number) {
 }
 
 export function predecessorSpec(module: string, publicPort: number): ModuleSpecInput {
-  const serve = `mkdir -p /www && echo "served by ${module}" > /www/index.html && exec httpd -f -p 127.0.0.1:${publicPort} -h /www`;
+  const serve = `mkdir -p /www && echo "served by ${module}" > /www/index.html && httpd -f -p 127.0.0.1:${publicPort} -h /www & trap 'kill $!; exit 0' TERM; wait`;
   return {
     module,
     containers: [
