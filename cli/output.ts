@@ -1,6 +1,18 @@
 import pc from 'picocolors';
 
-/** Results go to stdout; logs and errors to stderr. Colour only on a terminal (picocolors checks). */
+/** Colour only on a terminal: picocolors alone also colours under CI=true, which scripts then have to strip. */
+function coloursFor(stream: NodeJS.WriteStream): ReturnType<typeof pc.createColors> {
+  const env = process.env;
+  const wanted =
+    'FORCE_COLOR' in env || (Boolean(stream.isTTY) && !('NO_COLOR' in env) && env.TERM !== 'dumb');
+  return pc.createColors(wanted);
+}
+
+/** Colours for what goes to stdout (results) and to stderr (errors, notes). */
+export const colour = coloursFor(process.stdout);
+export const errorColour = coloursFor(process.stderr);
+
+/** Results go to stdout; logs and errors to stderr. */
 export function printJson(value: unknown): void {
   process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
 }
@@ -10,8 +22,6 @@ export function printLine(line = ''): void {
 }
 
 export function printError(message: string, suggestion?: string): void {
-  process.stderr.write(`${pc.red('error:')} ${message}\n`);
-  if (suggestion) process.stderr.write(`${pc.dim(suggestion)}\n`);
+  process.stderr.write(`${errorColour.red('error:')} ${message}\n`);
+  if (suggestion) process.stderr.write(`${errorColour.dim(suggestion)}\n`);
 }
-
-export const colour = pc;

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { z } from 'zod';
-import { colour, printLine } from '../output';
+import { errorColour, printLine } from '../output';
 import { exitForAbort } from './exit-codes';
 import { operator, resolveRunbookId } from './kinds';
 import { load } from './lazy';
@@ -43,7 +43,7 @@ export function registerAbort(runbook: Command): void {
             printLine(`asked ${runbookId} to abort (by ${by}); its compensations run before it ends`);
           if (!(await rb.hasWorker(described.taskQueue).catch(() => true))) {
             process.stderr.write(
-              `${colour.yellow('note:')} no worker polls task queue ${described.taskQueue}; the abort takes effect when one runs.\n`,
+              `${errorColour.yellow('note:')} no worker polls task queue ${described.taskQueue}; the abort takes effect when one runs.\n`,
             );
           }
           const end = await follow(rb, runbookId, { stopWhenWaiting: false, quiet: input.json });

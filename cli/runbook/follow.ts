@@ -1,7 +1,7 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import type { Phase, RunbookStatus, Step } from '../../workflows/contracts';
 import { UsageError } from '../errors';
-import { colour, printJson, printLine } from '../output';
+import { errorColour, printJson, printLine } from '../output';
 import type { RunbookClient } from './client';
 import { DETACHED, isTerminal } from './exit-codes';
 import { observe, type Observation } from './observe';
@@ -24,7 +24,7 @@ export interface FollowEnd {
 const DETACH = Symbol('detach');
 
 function note(line: string): void {
-  process.stderr.write(`${colour.dim(line)}\n`);
+  process.stderr.write(`${errorColour.dim(line)}\n`);
 }
 
 /**

@@ -2,7 +2,7 @@ import { WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
 import type * as workflows from '../../workflows';
 import { runbookWorkflowId, type RunbookKind } from '../../workflows/contracts';
 import { UsageError } from '../errors';
-import { colour, printJson, printLine } from '../output';
+import { errorColour, printJson, printLine } from '../output';
 import type { RunbookClient } from './client';
 import { exitForPhase } from './exit-codes';
 import { concludeFollow, follow } from './follow';
@@ -44,7 +44,7 @@ export async function startRunbook<I>(rb: RunbookClient, request: StartRequest<I
   }
   if (!(await rb.hasWorker(rb.taskQueue).catch(() => true))) {
     process.stderr.write(
-      `${colour.yellow('note:')} no worker polls task queue ${rb.taskQueue} yet; ${id} begins when one runs (\`mesh runbook worker\` or \`mesh runbook dev\`).\n`,
+      `${errorColour.yellow('note:')} no worker polls task queue ${rb.taskQueue} yet; ${id} begins when one runs (\`mesh runbook worker\` or \`mesh runbook dev\`).\n`,
     );
   }
   if (request.detach) {
