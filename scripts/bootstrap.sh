@@ -4,7 +4,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-BASE_IMAGE=mesh-local/busybox:latest
+BASE_IMAGE=${MESH_BASE_IMAGE:-mesh-local/busybox:latest}
 DOCKER_SOCKET=/var/run/docker.sock
 STATE_DIR=${MESH_STATE_DIR:-$HOME/.local/state/mesh}
 apt_updated=0
@@ -84,7 +84,7 @@ base_image() {
   chroot "$root" /bin/busybox --install -s /bin
   echo 'root:x:0:0:root:/root:/bin/sh' >"$root/etc/passwd"
   echo 'root:x:0:' >"$root/etc/group"
-  tar -C "$root" -c . | docker import -q -c 'CMD ["/bin/sh"]' - "$BASE_IMAGE" >/dev/null
+  tar -C "$root" -c . | docker import -c 'CMD ["/bin/sh"]' - "$BASE_IMAGE" >/dev/null
   rm -rf "$root"
   echo "built from busybox-static (no registry)"
 }
