@@ -1,5 +1,6 @@
 import type { MeshPort } from '../mesh/port';
 import type { DockerEngine } from '../docker/engine';
+import { createDataActivities } from './data';
 import { createDockerActivities } from './docker';
 import { createMeshActivities } from './mesh';
 import { createProbeActivities } from './probes';
@@ -15,6 +16,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createMeshActivities(deps),
     ...createDockerActivities(deps),
     ...createProbeActivities(),
+    ...createDataActivities(deps),
   };
 }
 

@@ -24,6 +24,8 @@ export async function createRunbookWorker(options: RunbookWorkerOptions): Promis
     taskQueue: options.taskQueue ?? TASK_QUEUE,
     activities: createActivities(options.deps),
     ...(options.identity ? { identity: options.identity } : {}),
+    // Progress heartbeats reach the server (CLI, Web UI) within seconds, not at 80% of the heartbeat timeout.
+    maxHeartbeatThrottleInterval: '2 seconds',
     ...code,
   });
 }

@@ -1,5 +1,6 @@
 import { ApplicationFailure } from '@temporalio/common';
 import type { z } from 'zod';
+import { MeshRefusedError } from '../../mesh/errors';
 import { FAILURE } from '../../workflows/contracts';
 
 /** Failure types the Docker activities throw; none of them is retried (an operator has to look). */
@@ -8,6 +9,8 @@ export const DOCKER_FAILURE = {
   ambiguousContainers: 'AmbiguousContainers',
   /** A start was asked for, but the module has no container on the node to start. */
   containersGone: 'ContainersGone',
+  /** A create was asked for, but the image is not on the node's engine (and nothing pulls it). */
+  imageMissing: 'ImageMissing',
   /** Docker said something about a container that does not fit the evidence schema. */
   unreadableInspection: 'UnreadableInspection',
   invalidInput: FAILURE.invalidInput,
@@ -36,6 +39,54 @@ export function containersGone(node: string, module: string): ApplicationFailure
     message: `Module ${module} has no container on node ${node} to start: they were removed, so they cannot be restarted (push the module again to recreate them).`,
     details: [{ node, module }],
   });
+}
+
+/** Some of the named containers of a module have no container on the node to start. */
+export function namedContainersGone(node: string, module: string, missing: string[]): ApplicationFailure {
+  return ApplicationFailure.create({
+    type: DOCKER_FAILURE.containersGone,
+    nonRetryable: true,
+    message: `Module ${module} has no container for ${missing.join(', ')} on node ${node} to start: removed containers cannot be restarted (push the module again, or recreate them).`,
+    details: [{ node, module, missing }],
+  });
+}
+
+export function imageMissing(
+  node: string,
+  module: string,
+  container: string,
+  image: string,
+): ApplicationFailure {
+  return ApplicationFailure.create({
+    type: DOCKER_FAILURE.imageMissing,
+    nonRetryable: true,
+    message: `Cannot recreate ${module}/${container} on node ${node}: image ${image} is not on the node's Docker engine; build or load it there, then retry.`,
+    details: [{ node, module, container, image }],
+  });
+}
+
+/** A mesh read refused (unknown node or module) will not improve with retries, as in the mesh activities. */
+export async function refusalIsFinal<T>(read: Promise<T>): Promise<T> {
+  try {
+    return await read;
+  } catch (error) {
+    if (error instanceof MeshRefusedError)
+      throw ApplicationFailure.nonRetryable(error.message, 'MeshRefused');
+    throw error;
+  }
+}
+
+/** Names that are not containers of the module's spec: a typo must not read as "nothing to do". */
+export function unknownContainers(
+  activity: string,
+  module: string,
+  unknown: string[],
+  known: string[],
+): ApplicationFailure {
+  return invalidInput(
+    activity,
+    `module ${module} has no container named ${unknown.join(', ')} in its spec (it has ${known.join(', ')})`,
+  );
 }
 
 export function unreadableInspection(node: string, module: string, problem: string): ApplicationFailure {

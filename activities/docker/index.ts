@@ -2,17 +2,21 @@ import type { DockerEngine } from '../../docker/engine';
 import type { MeshPort } from '../../mesh/port';
 import type { ContainerEvidence } from '../../workflows/verdict/evidence';
 import { inspectModuleContainers, type InspectModuleInput } from './inspect-containers';
+import { recreateContainers } from './recreate';
 import {
   runningModuleContainers,
+  startContainers,
   startModuleContainers,
+  stopContainers,
   stopModuleContainers,
+  type ContainersOnNode,
   type ModuleOnNode,
 } from './start-stop';
 
 export { DOCKER_FAILURE } from './failures';
 export { dockerResolver, DockerEndpointsConfig, type DockerEndpointsConfigInput } from './endpoints';
 export type { InspectModuleInput } from './inspect-containers';
-export type { ModuleOnNode } from './start-stop';
+export type { ContainersOnNode, ModuleOnNode } from './start-stop';
 
 export interface DockerActivityDeps {
   mesh: MeshPort;
@@ -31,6 +35,14 @@ export function createDockerActivities(deps: DockerActivityDeps) {
       startModuleContainers(deps.dockerFor(input.node), input),
     runningModuleContainers: (input: ModuleOnNode): Promise<string[]> =>
       runningModuleContainers(deps.dockerFor(input.node), input),
+    /** Stops some containers of the module, by spec name; returns the Docker names. */
+    stopContainers: (input: ContainersOnNode): Promise<{ stopped: string[] }> => stopContainers(deps, input),
+    /** Starts some containers of the module, by spec name; returns the Docker names. */
+    startContainers: (input: ContainersOnNode): Promise<{ started: string[] }> =>
+      startContainers(deps, input),
+    /** Recreates some containers of the module from its current spec; returns the Docker names recreated. */
+    recreateContainers: (input: ContainersOnNode): Promise<{ recreated: string[] }> =>
+      recreateContainers(deps, input),
   };
 }
 

@@ -7,11 +7,22 @@ export interface LabelledContainer {
   id: string;
   name: string;
   state: string;
+  /** The spec name of the module container it runs (its `mesh.container` label). */
+  container: string | undefined;
+  /** The digest of the container spec it was created from (its `mesh.spec-hash` label). */
+  specHash: string | undefined;
 }
 
 function described(info: Dockerode.ContainerInfo): LabelledContainer {
   const name = (info.Names[0] ?? info.Id).replace(/^\//, '');
-  return { id: info.Id, name, state: info.State };
+  const labels = info.Labels ?? {};
+  return {
+    id: info.Id,
+    name,
+    state: info.State,
+    container: labels[LABEL.container],
+    specHash: labels[LABEL.specHash],
+  };
 }
 
 /** Every container (any state) of `module` on `node`, or of one of its containers, sorted by name. */

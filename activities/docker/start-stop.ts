@@ -1,12 +1,24 @@
 import { z } from 'zod';
 import type { DockerEngine } from '../../docker/engine';
-import { Name } from '../../mesh/schemas';
+import type { MeshPort } from '../../mesh/port';
+import { Name, type ModuleSpec } from '../../mesh/schemas';
 import { heartbeat } from '../heartbeat';
-import { containersGone, firstIssue, invalidInput } from './failures';
-import { findModuleContainers } from './module-containers';
+import {
+  containersGone,
+  firstIssue,
+  invalidInput,
+  namedContainersGone,
+  refusalIsFinal,
+  unknownContainers,
+} from './failures';
+import { findModuleContainers, type LabelledContainer } from './module-containers';
 
 export const ModuleOnNode = z.object({ node: Name, module: Name });
 export type ModuleOnNode = z.infer<typeof ModuleOnNode>;
+
+/** Some containers of a module on a node, by their spec names (`mesh.container`), not Docker names. */
+export const ContainersOnNode = ModuleOnNode.extend({ containers: z.array(Name) });
+export type ContainersOnNode = z.infer<typeof ContainersOnNode>;
 
 function parseTarget(activity: string, input: ModuleOnNode): ModuleOnNode {
   const parsed = ModuleOnNode.safeParse(input);
@@ -14,18 +26,59 @@ function parseTarget(activity: string, input: ModuleOnNode): ModuleOnNode {
   return parsed.data;
 }
 
+/** A named target with the module spec it was checked against. */
+export type CheckedTarget = ContainersOnNode & { spec: ModuleSpec };
+
+/**
+ * The input, checked against the module's current spec: every name must be one of its containers, so a
+ * typo fails instead of reading as "nothing to stop". Duplicates are dropped. An unknown module fails
+ * without retrying, as the mesh activities do.
+ */
+export async function parseNamedTarget(
+  activity: string,
+  mesh: MeshPort,
+  input: ContainersOnNode,
+): Promise<CheckedTarget> {
+  const parsed = ContainersOnNode.safeParse(input);
+  if (!parsed.success) throw invalidInput(activity, firstIssue(parsed.error));
+  const { node, module } = parsed.data;
+  const containers = [...new Set(parsed.data.containers)];
+  const spec = await refusalIsFinal(mesh.moduleSpec(module));
+  const known = spec.containers.map((c) => c.name);
+  const unknown = containers.filter((c) => !known.includes(c));
+  if (unknown.length > 0) throw unknownContainers(activity, module, unknown, known);
+  return { node, module, containers, spec };
+}
+
+/** The module's containers on the node that run one of these spec names (all of them, if two do). */
+async function findNamed(engine: DockerEngine, target: ContainersOnNode): Promise<LabelledContainer[]> {
+  const all = await findModuleContainers(engine, target.node, target.module);
+  return all.filter((c) => c.container !== undefined && target.containers.includes(c.container));
+}
+
+async function stopEach(engine: DockerEngine, target: ModuleOnNode, found: LabelledContainer[]) {
+  for (const c of found) {
+    heartbeat({ node: target.node, module: target.module, stopping: c.name });
+    await engine.stop(c.id);
+  }
+  return { stopped: found.map((c) => c.name) };
+}
+
+async function startEach(engine: DockerEngine, target: ModuleOnNode, found: LabelledContainer[]) {
+  for (const c of found) {
+    heartbeat({ node: target.node, module: target.module, starting: c.name });
+    await engine.start(c.id);
+  }
+  return { started: found.map((c) => c.name) };
+}
+
 /** Stops every container of the module on the node. Stopping a stopped one is success; none at all too. */
 export async function stopModuleContainers(
   engine: DockerEngine,
   input: ModuleOnNode,
 ): Promise<{ stopped: string[] }> {
-  const { node, module } = parseTarget('stopModuleContainers', input);
-  const containers = await findModuleContainers(engine, node, module);
-  for (const c of containers) {
-    heartbeat({ node, module, stopping: c.name });
-    await engine.stop(c.id);
-  }
-  return { stopped: containers.map((c) => c.name) };
+  const target = parseTarget('stopModuleContainers', input);
+  return stopEach(engine, target, await findModuleContainers(engine, target.node, target.module));
 }
 
 /**
@@ -37,14 +90,39 @@ export async function startModuleContainers(
   engine: DockerEngine,
   input: ModuleOnNode,
 ): Promise<{ started: string[] }> {
-  const { node, module } = parseTarget('startModuleContainers', input);
-  const containers = await findModuleContainers(engine, node, module);
-  if (containers.length === 0) throw containersGone(node, module);
-  for (const c of containers) {
-    heartbeat({ node, module, starting: c.name });
-    await engine.start(c.id);
-  }
-  return { started: containers.map((c) => c.name) };
+  const target = parseTarget('startModuleContainers', input);
+  const containers = await findModuleContainers(engine, target.node, target.module);
+  if (containers.length === 0) throw containersGone(target.node, target.module);
+  return startEach(engine, target, containers);
+}
+
+/**
+ * Stops the named containers of the module on the node; returns the Docker names stopped. Like
+ * stopModuleContainers: stopping a stopped one is success, and a named one with no container is too.
+ */
+export async function stopContainers(
+  deps: { mesh: MeshPort; dockerFor(node: string): DockerEngine },
+  input: ContainersOnNode,
+): Promise<{ stopped: string[] }> {
+  const target = await parseNamedTarget('stopContainers', deps.mesh, input);
+  const engine = deps.dockerFor(target.node);
+  return stopEach(engine, target, await findNamed(engine, target));
+}
+
+/**
+ * Starts the named containers of the module on the node; returns the Docker names started. Starting a
+ * running one is success; a named one with no container on the node fails before anything starts.
+ */
+export async function startContainers(
+  deps: { mesh: MeshPort; dockerFor(node: string): DockerEngine },
+  input: ContainersOnNode,
+): Promise<{ started: string[] }> {
+  const target = await parseNamedTarget('startContainers', deps.mesh, input);
+  const engine = deps.dockerFor(target.node);
+  const found = await findNamed(engine, target);
+  const missing = target.containers.filter((name) => !found.some((c) => c.container === name));
+  if (missing.length > 0) throw namedContainersGone(target.node, target.module, missing);
+  return startEach(engine, target, found);
 }
 
 /** Docker names of the module's running containers on the node, sorted (preflight: successor not yet running). */

@@ -1,9 +1,13 @@
 import { ApplicationFailure } from '@temporalio/common';
+import { z } from 'zod';
 import { MeshRefusedError, MeshUnreadableError } from '../../mesh/errors';
 import type { MeshPort } from '../../mesh/port';
+import { AbsolutePath, ModuleSpec, Name, UpgradePolicy } from '../../mesh/schemas';
 import { ApplyReportTimeoutError, waitForApplyReport } from '../../mesh/wait-for-apply';
 import type { NodeStateEvidence, ReceiptEvidence, ReportEvidence } from '../../workflows/verdict';
+import { firstIssue, invalidInput } from '../docker/failures';
 import { activitySignal, heartbeat } from '../heartbeat';
+import { containersMountingPath, moveMounts, moveProblem } from './module-mounts';
 
 export interface MeshActivityDeps {
   mesh: MeshPort;
@@ -23,6 +27,19 @@ async function refusalsAreFinal<T>(run: () => Promise<T>): Promise<T> {
       throw ApplicationFailure.nonRetryable(error.message, 'MeshRefused');
     throw error;
   }
+}
+
+const ModuleInput = z.object({ module: Name });
+const PolicyInput = z.object({ module: Name, policy: UpgradePolicy });
+const MoveInput = z.object({ module: Name, from: AbsolutePath, to: AbsolutePath });
+const RestoreInput = z.object({ spec: ModuleSpec });
+const MountingInput = z.object({ node: Name, module: Name, path: AbsolutePath });
+
+/** The input as its schema reads it, or a non-retryable InvalidInput failure naming the field. */
+function parsed<S extends z.ZodType>(activity: string, schema: S, input: unknown): z.output<S> {
+  const result = schema.safeParse(input);
+  if (!result.success) throw invalidInput(activity, firstIssue(result.error));
+  return result.data;
 }
 
 function unreadable(
@@ -81,6 +98,54 @@ export function createMeshActivities({ mesh }: MeshActivityDeps) {
         nodeState = unreadable(error, `state of node ${node}`);
       }
       return { report, nodeState };
+    },
+    async readModuleSpec(input: { module: string }): Promise<ModuleSpec> {
+      const { module } = parsed('readModuleSpec', ModuleInput, input);
+      return refusalsAreFinal(() => mesh.moduleSpec(module));
+    },
+    /** Idempotent: setting the policy a module already has changes nothing. */
+    async setUpgradePolicy(input: { module: string; policy: UpgradePolicy }): Promise<void> {
+      const { module, policy } = parsed('setUpgradePolicy', PolicyInput, input);
+      await refusalsAreFinal(() => mesh.setUpgradePolicy(module, policy));
+    },
+    /**
+     * Moves every mount host path and data dir of the module's spec at or under `from` to the same
+     * sub-path under `to`, and writes the spec (it takes effect on the next push; mesh does not recreate a
+     * running container for it, DESIGN §1 incident 2). `changed` names the containers whose mounts moved.
+     * Idempotent: a second run finds nothing under `from`, writes nothing and returns `changed: []`.
+     * The spec is read and written whole: a concurrent change to it between the two would be lost.
+     */
+    async moveModuleMounts(input: {
+      module: string;
+      from: string;
+      to: string;
+    }): Promise<{ spec: ModuleSpec; changed: string[] }> {
+      const { module, from, to } = parsed('moveModuleMounts', MoveInput, input);
+      const problem = moveProblem(from, to);
+      if (problem) throw invalidInput('moveModuleMounts', problem);
+      const spec = await refusalsAreFinal(() => mesh.moduleSpec(module));
+      const moved = moveMounts(spec, from, to);
+      if (JSON.stringify(moved.spec) !== JSON.stringify(spec)) {
+        await refusalsAreFinal(() => mesh.setModuleSpec(moved.spec));
+      }
+      return moved;
+    },
+    /**
+     * Puts a spec read earlier back as it was, upgrade policy included (the spec carries it). Idempotent.
+     * Like any spec change it takes effect on the next push, and does not recreate running containers.
+     */
+    async restoreModuleSpec(input: { spec: ModuleSpec }): Promise<void> {
+      const { spec } = parsed('restoreModuleSpec', RestoreInput, input);
+      await refusalsAreFinal(() => mesh.setModuleSpec(spec));
+    },
+    /**
+     * Spec names of the module's containers that mount `path` or a path under it, in spec order. Read
+     * from the module's spec (what mesh will run), not from Docker; `node` is where the runbook acts.
+     */
+    async containersMounting(input: { node: string; module: string; path: string }): Promise<string[]> {
+      const { module, path } = parsed('containersMounting', MountingInput, input);
+      const spec = await refusalsAreFinal(() => mesh.moduleSpec(module));
+      return containersMountingPath(spec, path);
     },
   };
 }

@@ -1,0 +1,119 @@
+import { posix } from 'node:path';
+
+/**
+ * Which node paths a data move may read, write or remove. Pure: the same answer in preflight, copy,
+ * verify and remove, and unit-tested message by message.
+ */
+
+/** The OS's own trees: neither they nor anything below them is a service's data directory. */
+export const SYSTEM_TREES = [
+  '/etc', // configuration of the whole host
+  '/usr',
+  '/bin',
+  '/sbin',
+  '/lib',
+  '/lib32',
+  '/lib64',
+  '/libx32', // programs and libraries
+  '/boot', // kernel and boot loader
+  '/dev',
+  '/proc',
+  '/sys',
+  '/run',
+  '/var/run',
+  '/var/lock', // kernel and runtime file systems: not data, and gone at reboot
+  '/root', // the superuser's home (keys, credentials): never a service's data
+  '/var/lib/docker',
+  '/var/lib/containerd', // the container engine's own state: copying it under a running engine corrupts it
+] as const;
+
+/** Directories that hold many services' data: their children may move, they themselves may not. */
+export const SHARED_PARENTS = [
+  '/var',
+  '/var/lib',
+  '/var/log',
+  '/var/cache',
+  '/var/tmp',
+  '/srv',
+  '/opt',
+  '/home',
+  '/mnt',
+  '/media',
+  '/tmp',
+] as const;
+
+export type MovePathProblem = 'relative' | 'dot-dot' | 'root' | 'system' | 'shared' | 'same' | 'nested';
+
+/** A node path a data move must not use; the message is one sentence an operator can act on. */
+export class MovePathError extends Error {
+  override readonly name = 'MovePathError';
+  constructor(
+    readonly problem: MovePathProblem,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+function isWithin(inner: string, outer: string): boolean {
+  return inner === outer || inner.startsWith(outer === '/' ? '/' : `${outer}/`);
+}
+
+/**
+ * One path checked on its own: absolute, no `..`, not `/`, not a system tree, not a shared parent.
+ * Returns it normalised (`//` and `.` collapsed, no trailing slash). `role` names it in the message.
+ */
+export function checkNodePath(role: string, path: string): string {
+  if (!path.startsWith('/')) {
+    throw new MovePathError(
+      'relative',
+      `The ${role} "${path}" is relative; give an absolute path such as /srv/forge.`,
+    );
+  }
+  if (path.split('/').includes('..')) {
+    throw new MovePathError('dot-dot', `The ${role} ${path} contains "..": give the path without it.`);
+  }
+  const normal = posix.normalize(path).replace(/(.)\/+$/, '$1');
+  if (normal === '/') {
+    throw new MovePathError(
+      'root',
+      `The ${role} is / (the whole file system); give the data directory itself.`,
+    );
+  }
+  const tree = SYSTEM_TREES.find((system) => isWithin(normal, system));
+  if (tree) {
+    throw new MovePathError(
+      'system',
+      `The ${role} ${normal} is a system path (${tree === normal ? tree : `under ${tree}`}); data directories belong below /srv, /var/lib, /opt or /home.`,
+    );
+  }
+  if ((SHARED_PARENTS as readonly string[]).includes(normal)) {
+    throw new MovePathError(
+      'shared',
+      `The ${role} ${normal} holds other services' data too; give the service's own directory below it.`,
+    );
+  }
+  return normal;
+}
+
+/** A move from A to B: both checked alone, then distinct and neither inside the other. */
+export function checkMovePaths(from: string, to: string): { from: string; to: string } {
+  const a = checkNodePath('source path', from);
+  const b = checkNodePath('target path', to);
+  if (a === b) {
+    throw new MovePathError('same', `The source and target paths are the same (${a}); nothing would move.`);
+  }
+  if (isWithin(b, a)) {
+    throw new MovePathError(
+      'nested',
+      `The target path ${b} lies inside the source path ${a}; the copy would copy into itself.`,
+    );
+  }
+  if (isWithin(a, b)) {
+    throw new MovePathError(
+      'nested',
+      `The source path ${a} lies inside the target path ${b}; the target must be a separate, empty directory.`,
+    );
+  }
+  return { from: a, to: b };
+}

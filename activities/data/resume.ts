@@ -1,0 +1,36 @@
+import { Context } from '@temporalio/activity';
+import { z } from 'zod';
+import type { CopyProgress } from './copy-tree';
+
+const Progress = z.object({
+  files: z.number().int().min(0),
+  bytes: z.number().int().min(0),
+  totalFiles: z.number().int().min(0),
+  totalBytes: z.number().int().min(0),
+  bytesPerSecond: z.number().min(0),
+});
+
+const NOTHING_RECORDED: CopyProgress = {
+  files: 0,
+  bytes: 0,
+  totalFiles: 0,
+  totalBytes: 0,
+  bytesPerSecond: 0,
+};
+
+/**
+ * The progress an earlier attempt of this activity heartbeated, so a retry resumes its copy. A retry
+ * killed before its first heartbeat still resumes (the attempt number says so); a first attempt, or a
+ * call outside an activity (tests, scripts), starts afresh.
+ */
+export function previousProgress(): CopyProgress | undefined {
+  let info: Context['info'];
+  try {
+    info = Context.current().info;
+  } catch {
+    return undefined;
+  }
+  const parsed = Progress.safeParse(info.heartbeatDetails);
+  if (parsed.success) return parsed.data;
+  return info.attempt > 1 ? NOTHING_RECORDED : undefined;
+}
