@@ -59,6 +59,21 @@ export const EdgeFlipInput = z.object({
 export type EdgeFlipInput = z.infer<typeof EdgeFlipInput>;
 export type EdgeFlipInputArg = z.input<typeof EdgeFlipInput>;
 
+export const DataPathMoveInput = z.object({
+  node: Name,
+  module: Name,
+  /** The host path the module's data lives on now (A). */
+  from: z.string().min(1),
+  /** The host path it moves to (B). */
+  to: z.string().min(1),
+  /** The containers expected to mount A; preflight refuses when the spec says otherwise. Empty: whatever mounts A. */
+  containers: z.array(Name).default([]),
+  startedBy: z.string().min(1),
+  timings: Timings.default(Timings.parse({})),
+});
+export type DataPathMoveInput = z.infer<typeof DataPathMoveInput>;
+export type DataPathMoveInputArg = z.input<typeof DataPathMoveInput>;
+
 export const PHASES = ['running', 'waiting', 'completed', 'rolled-back', 'aborted', 'failed'] as const;
 export const Phase = z.enum(PHASES);
 export type Phase = z.infer<typeof Phase>;

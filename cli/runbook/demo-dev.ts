@@ -23,6 +23,7 @@ export async function startDev(options: {
   localState: string;
   port: number;
   uiPort: number;
+  taskQueue: string;
 }): Promise<DemoDev> {
   const args = [join(__dirname, '..', '..', 'bin', 'mesh.js'), 'runbook', 'dev', '--json'];
   args.push(
@@ -37,7 +38,7 @@ export async function startDev(options: {
     env: {
       ...process.env,
       [STATE_DIR_ENV]: options.localState,
-      MESH_TASK_QUEUE: 'mesh-runbook-demo',
+      MESH_TASK_QUEUE: options.taskQueue,
       MESH_LOG_LEVEL: process.env.MESH_LOG_LEVEL ?? 'WARN',
     },
     stdio: ['ignore', 'pipe', 'inherit'],

@@ -4,22 +4,24 @@ import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline/promises';
 import type { Command } from 'commander';
 import { z } from 'zod';
-import { probePublicNames } from '../../activities/probes';
-import { LocalMesh } from '../../mesh/local';
-import { seedEdgeScenario } from '../../mesh/local/scenarios/edge-flip-incident';
-import { findTemporalCli } from '../../worker/temporal-binary';
-import { freeLocalPort } from '../../worker/ports';
-import { portInUse } from '../../worker/dev-server';
-import { startDev } from './demo-dev';
-import { runbookWorkflowId, type EdgeFlipInputArg, type Waiting } from '../../workflows/contracts';
 import { removeNodeContainers } from '../../docker/cleanup';
+import { LocalMesh } from '../../mesh/local';
+import { portInUse } from '../../worker/dev-server';
+import { freeLocalPort } from '../../worker/ports';
+import { findTemporalCli } from '../../worker/temporal-binary';
+import { runbookWorkflowId, type Waiting } from '../../workflows/contracts';
 import { UsageError } from '../errors';
-import { colour, printLine } from '../output';
 import { withClient, type RunbookClient } from './client';
+import { dataPathMoveDemo } from './demo-data-path-move';
+import { startDev } from './demo-dev';
+import { edgeFlipDemo } from './demo-edge-flip';
+import { automaticAnswer, say, type DemoStory } from './demo-story';
 import { sendDecision } from './decision';
 import { exitForPhase } from './exit-codes';
 import { follow } from './follow';
 import { parseOptions } from './options';
+
+const STORIES: Record<string, DemoStory> = { 'edge-flip': edgeFlipDemo, 'data-path-move': dataPathMoveDemo };
 
 const Input = z.object({
   yes: z.boolean().default(false),
@@ -29,79 +31,69 @@ const Input = z.object({
     .default(join(homedir(), '.local', 'state', 'mesh', 'demo')),
   node: z
     .string()
-    .regex(/^[a-z0-9][a-z0-9-]*$/)
-    .default('novox'),
+    .regex(/^[a-z0-9][a-z0-9-]*$/, 'lower-case letters, digits and dashes')
+    .optional(),
   keepRunning: z.boolean().default(false),
 });
 type Input = z.infer<typeof Input>;
 
 const IP = '127.0.0.1';
 const DEMO_TASK_QUEUE = 'mesh-runbook-demo';
-/** What `--yes` answers at each kind of wait; anything else is a real problem and the demo aborts. */
-const AUTOMATIC: Record<string, string> = { held: 'take', approval: 'approve' };
 
 export function registerDemo(runbook: Command): void {
   runbook
     .command('demo')
     .description(
-      'replay the novox incident on a local Temporal dev server and local Docker, as an edge flip that waits',
+      'replay an incident as a runbook that waits, on a local Temporal dev server and local Docker',
     )
-    .option('--yes', 'answer each gate itself (take at the hold, approve the stop), printing every decision')
+    .argument(
+      '[kind]',
+      `edge-flip (the novox incident, default) or data-path-move (the forge incident)`,
+      'edge-flip',
+    )
+    .option('--yes', 'answer each gate itself (take, recreate, approve), printing every decision')
     .option(
       '--state-dir <dir>',
       'where the demo keeps its server database and local mesh (default ~/.local/state/mesh/demo)',
     )
-    .option('--node <name>', 'the demo node (default novox)')
+    .option('--node <name>', 'the demo node (default novox, or forge1 for data-path-move)')
     .option('--keep-running', 'keep the server, worker and Web UI up after the demo, until Ctrl-C')
-    .action(async (options: object) => {
+    .action(async (kind: string, options: object) => {
       const input = parseOptions(Input, { ...options });
-      if (!findTemporalCli()) {
+      const story = STORIES[kind];
+      if (!story)
+        throw new UsageError(
+          `There is no ${kind} demo.`,
+          'Run `mesh runbook demo edge-flip` or `mesh runbook demo data-path-move`.',
+        );
+      if (!findTemporalCli())
         throw new UsageError(
           'No Temporal CLI found to run the demo with.',
           'Run ./scripts/bootstrap.sh first.',
         );
-      }
-      await runDemo(input);
+      await runDemo(story, input);
     });
 }
 
-async function runDemo(input: Input): Promise<void> {
+async function runDemo(story: DemoStory, input: Input): Promise<void> {
+  const node = input.node ?? story.defaultNode;
   const stateDir = resolve(input.stateDir);
-  await removeNodeContainers([input.node]);
+  await removeNodeContainers([node]);
   await rm(stateDir, { recursive: true, force: true });
   const [port, uiPort] = [await portOr(7233), await portOr(8233)];
   const localState = join(stateDir, 'local');
   say(
     `starting \`mesh runbook dev\`: a Temporal dev server (Web UI on http://${IP}:${uiPort}) and a worker…`,
   );
-  const dev = await startDev({ stateDir, localState, port, uiPort });
+  const dev = await startDev({ stateDir, localState, port, uiPort, taskQueue: DEMO_TASK_QUEUE });
   try {
     const mesh = new LocalMesh({ stateDir: localState });
-    const [publicPort, stagingPort] = [await portOr(18080), await portOr(18081)];
-    say(
-      `seeding adopted node ${input.node}: caddy serves the public names on ${IP}:${publicPort}; route-proxy (3 containers) is defined;`,
-    );
-    say(
-      'a rolled-back first attempt left /var/lib/route-proxy/{www,ca,dns} on disk, and route-proxy is not taken',
-    );
-    const seeded = await seedEdgeScenario(mesh, {
-      node: input.node,
-      predecessor: 'caddy',
-      successor: 'route-proxy',
-      publicPort,
-      stagingPort,
-      leftovers: true,
-    });
-    const flip: EdgeFlipInputArg = {
-      node: input.node,
-      module: 'route-proxy',
-      predecessor: 'caddy',
-      ...seeded,
-      startedBy: 'demo',
-    };
+    const runbookInput = await story.seed(mesh, node, portOr);
     process.env.TEMPORAL_ADDRESS = dev.address;
     process.env.MESH_TASK_QUEUE = DEMO_TASK_QUEUE;
-    await withClient((rb) => flipAndDecide(rb, flip, input), { operator: 'demo' });
+    await withClient((rb) => runAndDecide(rb, story, mesh, node, runbookInput, input.yes), {
+      operator: 'demo',
+    });
     if (input.keepRunning && dev.running()) {
       say(`the demo is over; the Web UI stays at ${dev.uiUrl} until Ctrl-C`);
       await dev.exited;
@@ -111,28 +103,37 @@ async function runDemo(input: Input): Promise<void> {
   }
 }
 
-async function flipAndDecide(rb: RunbookClient, flip: EdgeFlipInputArg, input: Input): Promise<void> {
-  const id = runbookWorkflowId(flip.node);
-  await rb.client.workflow.start('edgeFlip', {
+async function runAndDecide(
+  rb: RunbookClient,
+  story: DemoStory,
+  mesh: LocalMesh,
+  node: string,
+  input: unknown,
+  yes: boolean,
+) {
+  const id = runbookWorkflowId(node);
+  await rb.client.workflow.start(story.workflowType, {
     workflowId: id,
     taskQueue: rb.taskQueue,
-    args: [flip],
-    staticSummary: `edge-flip ${flip.module} on ${flip.node} (demo)`,
+    args: [input as never],
+    staticSummary: `${story.kind} on ${node} (demo)`,
   });
-  say(`started ${id}: edge-flip of ${flip.node} from caddy to route-proxy`);
+  say(`started ${id}: ${story.kind} on ${node}`);
   for (;;) {
     const end = await follow(rb, id, { stopWhenWaiting: true, quiet: false });
-    if (end.how !== 'waiting' || !end.status?.waiting) {
-      if (end.status) await showPublicNames(flip);
+    const waiting = end.status?.waiting;
+    if (end.how !== 'waiting' || !waiting) {
+      if (end.status) await story.finale(mesh);
       process.exitCode = end.status ? exitForPhase(end.status.phase) : 130;
       return;
     }
-    const action = await choose(end.status.waiting, input.yes);
+    await story.atWait?.(mesh, waiting);
+    const action = await choose(waiting, yes);
     if (action === undefined) return;
     await sendDecision(
       rb,
       id,
-      { gate: end.status.waiting.gate, action, by: input.yes ? 'demo --yes' : 'demo operator' },
+      { gate: waiting.gate, action, by: yes ? 'demo --yes' : 'demo operator' },
       false,
     );
   }
@@ -140,7 +141,7 @@ async function flipAndDecide(rb: RunbookClient, flip: EdgeFlipInputArg, input: I
 
 async function choose(waiting: Waiting, yes: boolean): Promise<string | undefined> {
   if (yes) {
-    const action = AUTOMATIC[waiting.verdict] ?? 'abort';
+    const action = automaticAnswer(waiting);
     say(`demo --yes decides at ${waiting.gate}: ${action}`);
     return action;
   }
@@ -164,27 +165,6 @@ async function choose(waiting: Waiting, yes: boolean): Promise<string | undefine
   }
 }
 
-async function showPublicNames(flip: EdgeFlipInputArg): Promise<void> {
-  const marker = flip.successorMarker ?? flip.module;
-  const results = await probePublicNames({
-    address: flip.publicAddress,
-    names: flip.publicNames,
-    expectStatus: 200,
-    marker,
-    timeoutMs: 3_000,
-  });
-  for (const result of results) {
-    const answer =
-      result.error ??
-      `status ${result.status}${result.markerFound ? `, ${marker}` : ', not by the successor'}`;
-    say(`${result.name} on ${flip.publicAddress}: ${answer}`);
-  }
-}
-
 async function portOr(preferred: number): Promise<number> {
   return (await portInUse(IP, preferred)) ? freeLocalPort() : preferred;
-}
-
-function say(line: string): void {
-  printLine(colour.cyan(`demo: ${line}`));
 }

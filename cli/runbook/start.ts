@@ -2,10 +2,11 @@ import type { Command } from 'commander';
 import { RUNBOOK_KINDS, type RunbookKind } from '../../workflows/contracts';
 import { UsageError } from '../errors';
 import { kindList } from './kinds';
+import { registerStartDataPathMove } from './start-data-path-move';
 import { registerStartEdgeFlip } from './start-edge-flip';
 
 /** The kinds this CLI can start; a kind in the contracts without a `start` subcommand is not startable yet. */
-const STARTABLE: readonly RunbookKind[] = ['edge-flip'];
+const STARTABLE: readonly RunbookKind[] = ['edge-flip', 'data-path-move'];
 
 export function registerStart(runbook: Command): void {
   const start = runbook
@@ -18,6 +19,7 @@ export function registerStart(runbook: Command): void {
       throw unknownKind(kind);
     });
   registerStartEdgeFlip(start);
+  registerStartDataPathMove(start);
 }
 
 function unknownKind(kind: string | undefined): UsageError {

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Client, Connection } from '@temporalio/client';
-import { DefaultLogger, NativeConnection, Runtime, type Worker } from '@temporalio/worker';
-import type { ActivityDeps } from '../../activities';
+import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
+import { createActivities, type Activities, type ActivityDeps } from '../../activities';
 import { createRunbookWorker } from '../../worker/create-worker';
 
 /** Set by the harness (scripts/run-tests.ts): the shared dev server and a workflow bundle built once. */
@@ -28,16 +28,50 @@ export async function startTestWorker(
   deps: ActivityDeps,
   taskQueue = `test-${randomBytes(4).toString('hex')}`,
 ): Promise<TestWorker> {
+  return startWorker(taskQueue, (connection, namespace, workflowBundle) =>
+    createRunbookWorker({ connection, namespace, deps, taskQueue, ...workflowBundle }),
+  );
+}
+
+/**
+ * A worker like startTestWorker's whose activities `wrap` may replace or wrap (e.g. to simulate a write
+ * into a copy while it is verified); every activity it does not replace is production's.
+ */
+export async function startWrappedTestWorker(
+  deps: ActivityDeps,
+  wrap: (activities: Activities) => Partial<Activities>,
+  taskQueue = `test-${randomBytes(4).toString('hex')}`,
+): Promise<TestWorker> {
+  const activities = createActivities(deps);
+  return startWorker(taskQueue, (connection, namespace, workflowBundle) =>
+    Worker.create({
+      connection,
+      namespace,
+      taskQueue,
+      activities: { ...activities, ...wrap(activities) },
+      ...(workflowBundle.workflowBundle
+        ? workflowBundle
+        : { workflowsPath: require.resolve('../../workflows') }),
+    }),
+  );
+}
+
+async function startWorker(
+  taskQueue: string,
+  create: (
+    connection: NativeConnection,
+    namespace: string,
+    workflowBundle: { workflowBundle?: { codePath: string } },
+  ) => Promise<Worker>,
+): Promise<TestWorker> {
   const target = harnessTarget();
   quietRuntime();
   const native = await NativeConnection.connect({ address: target.address });
-  const worker = await createRunbookWorker({
-    connection: native,
-    namespace: target.namespace,
-    deps,
-    taskQueue,
-    ...(target.bundle ? { workflowBundle: { codePath: target.bundle } } : {}),
-  });
+  const worker = await create(
+    native,
+    target.namespace,
+    target.bundle ? { workflowBundle: { codePath: target.bundle } } : {},
+  );
   const running = worker.run();
   const connection = await Connection.connect({ address: target.address });
   const client = new Client({ connection, namespace: target.namespace });

@@ -12,3 +12,18 @@ export const act = proxyActivities<Activities>({
     maximumAttempts: 3,
   },
 });
+
+/**
+ * Copying and checksumming data take as long as the data is large: no overall deadline, a short heartbeat
+ * timeout instead, so a dead worker is noticed in seconds and the retry resumes from the last heartbeat.
+ */
+export const longAct = proxyActivities<Pick<Activities, 'copyTree' | 'verifyTree'>>({
+  startToCloseTimeout: '24 hours',
+  heartbeatTimeout: '10 seconds',
+  retry: {
+    initialInterval: '1 second',
+    backoffCoefficient: 2,
+    maximumInterval: '30 seconds',
+    maximumAttempts: 10,
+  },
+});

@@ -16,6 +16,13 @@ export class Compensations {
     this.stack.push({ step, undo });
   }
 
+  /** Drops inverses that no longer apply (work past a point of no return is undone differently). */
+  forget(...steps: string[]): void {
+    for (let i = this.stack.length - 1; i >= 0; i--) {
+      if (steps.includes(this.stack[i]?.step ?? '')) this.stack.splice(i, 1);
+    }
+  }
+
   get pending(): boolean {
     return this.stack.length > 0;
   }

@@ -1,0 +1,306 @@
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { after, afterEach, before, describe, it } from 'node:test';
+import { promisify } from 'node:util';
+import { WorkflowNotFoundError, type WorkflowHandle } from '@temporalio/client';
+import { dockerResolver } from '../../activities/docker/endpoints';
+import { FAILURE, runbookWorkflowId, type RunbookStatus } from '../../workflows/contracts';
+import {
+  exists,
+  FROM,
+  moveInput,
+  scheduledActivities,
+  seedForge,
+  startMove,
+  TO,
+  type Forge,
+} from '../support/data-move';
+import { LocalWorld } from '../support/local-world';
+import {
+  closedFailing,
+  decide,
+  FAST_TIMINGS,
+  statusWhen,
+  terminateOpen,
+  waitingAt,
+} from '../support/runbooks';
+import { startTestWorker, type TestWorker } from '../support/temporal';
+
+/**
+ * Bad paths are refused before anything changes, each with its own sentence: path shapes by the CLI
+ * (exit 2, nothing started) and again by the runbook's preflight when started without the CLI; a missing
+ * A and a non-empty B by the preflight, which looks at the node's disk. A refused preflight waits with
+ * retry and abort like every failed step (workflows/runbook/steps.ts); abort ends it with nothing to undo.
+ */
+
+const MESH = join(__dirname, '..', '..', 'bin', 'mesh.js');
+const run = promisify(execFile);
+
+interface Outcome {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** The path-shape mistakes and the sentence each gets, from the CLI and from the runbook alike. */
+const BAD_PATHS: { name: string; from: string; to: string; sentence: string }[] = [
+  {
+    name: 'relative',
+    from: 'srv/forge',
+    to: TO,
+    sentence: 'The source path "srv/forge" is relative; give an absolute path such as /srv/forge.',
+  },
+  {
+    name: '/',
+    from: FROM,
+    to: '/',
+    sentence: 'The target path is / (the whole file system); give the data directory itself.',
+  },
+  {
+    name: '/etc',
+    from: FROM,
+    to: '/etc',
+    sentence:
+      'The target path /etc is a system path (/etc); data directories belong below /srv, /var/lib, /opt or /home.',
+  },
+  {
+    name: 'below /etc',
+    from: '/etc/forge',
+    to: TO,
+    sentence:
+      'The source path /etc/forge is a system path (under /etc); data directories belong below /srv, /var/lib, /opt or /home.',
+  },
+  {
+    name: 'B inside A',
+    from: FROM,
+    to: `${FROM}/new`,
+    sentence: `The target path ${FROM}/new lies inside the source path ${FROM}; the copy would copy into itself.`,
+  },
+  {
+    name: 'A inside B',
+    from: `${TO}/old`,
+    to: TO,
+    sentence: `The source path ${TO}/old lies inside the target path ${TO}; the target must be a separate, empty directory.`,
+  },
+  {
+    name: 'the same path',
+    from: FROM,
+    to: `${FROM}/`,
+    sentence: `The source and target paths are the same (${FROM}); nothing would move.`,
+  },
+  {
+    name: 'a shared parent',
+    from: FROM,
+    to: '/var/lib',
+    sentence:
+      "The target path /var/lib holds other services' data too; give the service's own directory below it.",
+  },
+];
+
+describe('data-path-move refuses bad paths before anything changes', () => {
+  let world: LocalWorld;
+  let worker: TestWorker;
+  const handles: WorkflowHandle[] = [];
+  const env = { MESH_TASK_QUEUE: `dpm-cli-${randomBytes(4).toString('hex')}` };
+
+  before(async () => {
+    world = await LocalWorld.create();
+    worker = await startTestWorker({ mesh: world.mesh, dockerFor: dockerResolver({}) });
+  });
+
+  afterEach(() => terminateOpen(handles));
+
+  after(async () => {
+    await terminateOpen(handles);
+    await worker?.stop();
+    await world?.cleanup();
+  });
+
+  async function mesh(...args: string[]): Promise<Outcome> {
+    try {
+      const { stdout, stderr } = await run(MESH, ['runbook', ...args], { env: { ...process.env, ...env } });
+      return { code: 0, stdout, stderr };
+    } catch (error) {
+      const failed = error as { code: number; stdout: string; stderr: string };
+      return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
+    }
+  }
+
+  const notStarted = (node: string) =>
+    assert.rejects(
+      worker.client.workflow.getHandle(runbookWorkflowId(node)).describe(),
+      WorkflowNotFoundError,
+    );
+
+  it('the CLI refuses each bad path shape with its own sentence and exit 2, and starts nothing', async () => {
+    await Promise.all(
+      BAD_PATHS.map(async ({ name, from, to, sentence }) => {
+        const node = world.nodeName();
+        const outcome = await mesh(
+          'start',
+          'data-path-move',
+          '--node',
+          node,
+          '--module',
+          'forge',
+          '--from',
+          from,
+          '--to',
+          to,
+          '--detach',
+        );
+        assert.equal(outcome.code, 2, `${name}: exit 2 expected; stderr: ${outcome.stderr}`);
+        assert.equal(outcome.stdout, '', name);
+        const [first, suggestion, ...rest] = outcome.stderr.trimEnd().split('\n');
+        assert.equal(first, `error: ${sentence}`, name);
+        assert.match(suggestion ?? '', /Give two distinct absolute paths, neither inside the other/, name);
+        assert.deepEqual(rest, [], `${name}: one sentence and one suggestion`);
+        await notStarted(node);
+      }),
+    );
+    // The same command with good paths does start a runbook (on a queue no worker polls): the refusals
+    // above are the paths', not the command's.
+    const node = world.nodeName();
+    const good = await mesh(
+      'start',
+      'data-path-move',
+      '--node',
+      node,
+      '--module',
+      'forge',
+      '--from',
+      FROM,
+      '--to',
+      TO,
+      '--detach',
+      '--json',
+    );
+    assert.equal(good.code, 0, good.stderr);
+    const handle = worker.client.workflow.getHandle(runbookWorkflowId(node));
+    handles.push(handle);
+    assert.equal((await handle.describe()).type, 'dataPathMove');
+    await handle.terminate('test cleanup: no worker polls its queue');
+  });
+
+  it('the runbook started without the CLI refuses the same shapes at preflight, then aborts with nothing to undo', async () => {
+    const started = await Promise.all(
+      BAD_PATHS.map(async (bad) => {
+        const node = world.nodeName();
+        const handle = await startMove(worker.client, worker.taskQueue, {
+          node,
+          module: 'forge',
+          from: bad.from,
+          to: bad.to,
+          startedBy: 'alice',
+          timings: FAST_TIMINGS,
+        });
+        handles.push(handle);
+        return { ...bad, handle };
+      }),
+    );
+    for (const { name, sentence, handle } of started) {
+      const waiting = await statusWhen(handle, waitingAt('preflight'));
+      assert.equal(waiting.waiting?.verdict, 'failed', name);
+      assert.equal(
+        waiting.waiting?.reason,
+        `Step preflight failed: ${sentence.replace(/\.$/, '')}; retry runs it again, abort undoes what the runbook did.`,
+        name,
+      );
+      await decide(handle, 'abort', 'preflight');
+      const { status } = await closedFailing(handle);
+      assert.equal(status.phase, 'aborted', name);
+      const scheduled = scheduledActivities(await handle.fetchHistory());
+      assert.deepEqual(scheduled, { preflightMove: 1 }, `${name}: nothing but the preflight ran`);
+    }
+  });
+
+  /** What a refused preflight must leave as it was: the container on A, the spec, the policy. */
+  async function snapshot(forge: Forge) {
+    const info = await world.engine.inspect(forge.web);
+    return {
+      id: info?.Id,
+      running: info?.State.Running,
+      startedAt: info?.State.StartedAt,
+      sources: info?.Mounts.map((m) => m.Source),
+      spec: await world.mesh.moduleSpec(forge.module),
+    };
+  }
+
+  /** Waits at the refused preflight, aborts, and checks that nothing but the preflight ran. */
+  async function refusedThenAborted(handle: WorkflowHandle, sentence: string): Promise<RunbookStatus> {
+    const waiting = await statusWhen(handle, waitingAt('preflight'));
+    assert.equal(waiting.waiting?.verdict, 'failed');
+    assert.deepEqual(waiting.waiting?.actions, ['retry', 'abort']);
+    assert.equal(
+      waiting.waiting?.reason,
+      `Step preflight failed: ${sentence.replace(/\.$/, '')}; retry runs it again, abort undoes what the runbook did.`,
+    );
+    for (const later of ['freeze-policy', 'stop-containers', 'copy'])
+      assert.equal(waiting.steps.find((s) => s.name === later)?.state, 'pending', later);
+    return waiting;
+  }
+
+  async function assertRefusalRecorded(handle: WorkflowHandle, sentence: string): Promise<void> {
+    const history = await handle.fetchHistory();
+    const failures = (history.events ?? []).flatMap(
+      (e) => e.activityTaskFailedEventAttributes?.failure ?? [],
+    );
+    assert.equal(failures.length, 1, 'the preflight activity failed once: its refusal is not retried');
+    assert.equal(failures[0]?.applicationFailureInfo?.type, FAILURE.preflightFailed);
+    assert.equal(failures[0]?.applicationFailureInfo?.nonRetryable, true);
+    assert.equal(failures[0]?.message, sentence);
+    const scheduled = scheduledActivities(history);
+    for (const changing of ['setUpgradePolicy', 'stopContainers', 'copyTree', 'moveModuleMounts', 'pushNode'])
+      assert.equal(scheduled[changing], undefined, `${changing} never ran`);
+  }
+
+  it('A missing: the preflight names the path, the container keeps running on A, the policy stays roll-out', async () => {
+    const forge = await seedForge(world);
+    const before = await snapshot(forge);
+    const missing = '/srv/forge-old';
+    const handle = await startMove(worker.client, worker.taskQueue, moveInput(forge, { from: missing }));
+    handles.push(handle);
+    const sentence = `The source path ${missing} does not exist on node ${forge.node}.`;
+    await refusedThenAborted(handle, sentence);
+    assert.deepEqual(await snapshot(forge), before, 'nothing changed while it waits');
+    assert.equal(await exists(forge.hostTo), false);
+
+    await decide(handle, 'abort', 'preflight');
+    const { status } = await closedFailing(handle);
+    assert.equal(status.phase, 'aborted');
+    assert.equal(status.outcome, 'aborted by bob at preflight');
+    assert.deepEqual(await snapshot(forge), before, 'nothing changed after the abort');
+    assert.equal(before.spec.upgradePolicy, 'roll-out');
+    assert.equal(before.running, true);
+    assert.deepEqual(before.sources, [forge.hostFrom]);
+    await assertRefusalRecorded(handle, sentence);
+  });
+
+  it('B not empty: the preflight names the path and an entry, retry refuses again, B stays untouched', async () => {
+    const forge = await seedForge(world);
+    await mkdir(forge.hostTo, { recursive: true });
+    await writeFile(join(forge.hostTo, 'stray.txt'), 'someone else was here\n');
+    const before = await snapshot(forge);
+    const handle = await startMove(worker.client, worker.taskQueue, moveInput(forge));
+    handles.push(handle);
+    const sentence = `The target path ${TO} is not empty on node ${forge.node} (1 entry, e.g. stray.txt); empty it or choose another path.`;
+    const first = await refusedThenAborted(handle, sentence);
+
+    await decide(handle, 'retry', 'preflight');
+    await statusWhen(handle, (s) => waitingAt('preflight')(s) && s.waiting?.since !== first.waiting?.since);
+    await refusedThenAborted(handle, sentence);
+    await decide(handle, 'abort', 'preflight');
+    const { status } = await closedFailing(handle);
+    assert.equal(status.phase, 'aborted');
+    assert.deepEqual(await snapshot(forge), before);
+    assert.deepEqual(await readdir(forge.hostTo), ['stray.txt']);
+    assert.equal(await readFile(join(forge.hostTo, 'stray.txt'), 'utf8'), 'someone else was here\n');
+    const scheduled = scheduledActivities(await handle.fetchHistory());
+    assert.equal(scheduled.preflightMove, 2, 'retry ran the preflight again');
+    assert.equal(scheduled.setUpgradePolicy, undefined);
+    assert.equal(scheduled.stopContainers, undefined);
+  });
+});

@@ -1,0 +1,260 @@
+import assert from 'node:assert/strict';
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { after, afterEach, before, describe, it } from 'node:test';
+import type { WorkflowHandle } from '@temporalio/client';
+import { dockerResolver } from '../../activities/docker/endpoints';
+import type { RunbookStatus } from '../../workflows/contracts';
+import {
+  activityResults,
+  addTrickyEntries,
+  digestDifferences,
+  exists,
+  FROM,
+  moveInput,
+  scheduledActivities,
+  seedForge,
+  startMove,
+  stepTime,
+  TO,
+  treeDigest,
+  type Forge,
+} from '../support/data-move';
+import { LocalWorld } from '../support/local-world';
+import { decide, statusWhen, terminateOpen, waitingAt } from '../support/runbooks';
+import { startTestWorker, type TestWorker } from '../support/temporal';
+
+/**
+ * The data-path-move runbook end to end: real Temporal dev server, the local mesh over real Docker, real
+ * files. The local mesh reproduces incident 2 (DESIGN §1): a push after the mount moved starts the
+ * stopped container again as it was, on A, so every move here passes through the unrecreated-volume gate.
+ */
+
+const WAIT_MS = 60_000;
+
+describe('data-path-move on a real dev server, the local mesh and Docker', () => {
+  let world: LocalWorld;
+  let worker: TestWorker;
+  const handles: WorkflowHandle[] = [];
+
+  before(async () => {
+    world = await LocalWorld.create();
+    worker = await startTestWorker({ mesh: world.mesh, dockerFor: dockerResolver({}) });
+  });
+
+  afterEach(() => terminateOpen(handles));
+
+  after(async () => {
+    await terminateOpen(handles);
+    await worker?.stop();
+    await world?.cleanup();
+  });
+
+  async function start(forge: Forge) {
+    const handle = await startMove(worker.client, worker.taskQueue, moveInput(forge));
+    handles.push(handle);
+    return handle;
+  }
+
+  async function container(forge: Forge) {
+    const info = await world.engine.inspect(forge.web);
+    assert.ok(info, `${forge.web} exists`);
+    return {
+      id: info.Id,
+      running: info.State.Running,
+      startedAt: Date.parse(info.State.StartedAt),
+      sources: info.Mounts.map((m) => m.Source),
+    };
+  }
+
+  const policy = async (forge: Forge) => (await world.mesh.moduleSpec(forge.module)).upgradePolicy;
+
+  const served = async (forge: Forge) => (await fetch(`http://127.0.0.1:${forge.port}/index.html`)).text();
+
+  it('moves the data: container inspected on B, every file identical, policy restored, A removed after remove', async (t) => {
+    const forge = await seedForge(world);
+    await addTrickyEntries(forge.hostFrom);
+    const original = await treeDigest(forge.hostFrom);
+    const before = await container(forge);
+    assert.deepEqual(before.sources, [forge.hostFrom]);
+    assert.equal(await policy(forge), 'roll-out');
+
+    const handle = await start(forge);
+    // Decisions are sent as soon as the runbook waits: the measured downtime is the runbook's own.
+    const unrecreated = await statusWhen(handle, waitingAt('gate-apply'), WAIT_MS);
+    assert.equal(unrecreated.waiting?.verdict, 'unrecreated-volume', unrecreated.waiting?.reason);
+    const restartedOnA = await container(forge);
+    // The push restarted the service on A, where it goes on writing while the runbook waits.
+    const lateWrite = 'written-while-waiting.txt';
+    await writeFile(join(forge.hostFrom, lateWrite), 'a write the service made on A during the wait\n');
+    const originalWithLateWrite = await treeDigest(forge.hostFrom);
+    await decide(handle, 'recreate', 'gate-apply');
+    const approval = await statusWhen(handle, waitingAt('approve-remove-old-data'), WAIT_MS);
+    assert.equal(approval.waiting?.verdict, 'approval');
+    assert.deepEqual(approval.waiting?.actions, ['remove', 'keep']);
+    assert.match(approval.waiting?.reason ?? '', new RegExp(`remove deletes ${FROM}, keep leaves it`));
+    // Before the approval the old data is still there, and the module already runs on B.
+    assert.equal(await exists(forge.hostFrom), true, 'A is kept until the approval');
+    assert.equal(await policy(forge), 'roll-out', 'policy restored before the approval');
+    await decide(handle, 'remove', 'approve-remove-old-data');
+
+    const done: RunbookStatus = await handle.result();
+    assert.equal(done.phase, 'completed', done.outcome);
+    assert.equal(done.outcome, `${forge.module} runs on ${TO}; ${FROM} removed`);
+    assert.deepEqual(
+      done.steps.map((s) => `${s.name}: ${s.state}`),
+      [
+        'preflight: done',
+        'freeze-policy: done',
+        'stop-containers: done',
+        'copy: done',
+        'verify-copy: done',
+        'switch-spec: done',
+        'push: done',
+        'gate-apply: done',
+        'restore-policy: done',
+        'approve-remove-old-data: done',
+        'remove-old-data: done',
+        'recreate: done',
+      ],
+    );
+    assert.deepEqual(
+      done.decisions.map((d) => `${d.gate}: ${d.action} by ${d.by}`),
+      ['gate-apply: recreate by bob', 'approve-remove-old-data: remove by bob'],
+    );
+
+    // Docker, not the runbook's word: a new container, running, mounting B under the node's host root.
+    const after = await container(forge);
+    assert.notEqual(after.id, before.id, 'recreated');
+    assert.equal(after.running, true);
+    assert.deepEqual(after.sources, [join(forge.hostRoot, TO)]);
+    assert.equal((await world.engine.inspect(forge.web))?.State.Health?.Status, 'healthy', 'healthy on B');
+    assert.equal(await served(forge), `served by ${forge.module} from its data dir\n`);
+
+    // Recreate caught the copy up first: the write made on A during the wait is on B.
+    assert.equal(
+      await readFile(join(forge.hostTo, lateWrite), 'utf8'),
+      'a write the service made on A during the wait\n',
+    );
+    // Every file, directory, symlink and hard link on B as it was on A: content, mode, owner, mtime.
+    const copied = await treeDigest(forge.hostTo);
+    assert.deepEqual(digestDifferences(originalWithLateWrite, copied), []);
+    assert.equal(copied.size, original.size + 1);
+    assert.equal(await exists(forge.hostFrom), false, 'A removed after the remove approval');
+
+    const spec = await world.mesh.moduleSpec(forge.module);
+    assert.equal(spec.upgradePolicy, 'roll-out');
+    assert.deepEqual(spec.dataDirs, [TO]);
+    assert.deepEqual(
+      spec.containers.flatMap((c) => c.mounts.map((m) => m.hostPath)),
+      [TO],
+    );
+
+    const history = await handle.fetchHistory();
+    const [copy] = activityResults<{ resumed: boolean; bytes: number; bytesCopiedThisAttempt: number }>(
+      history,
+      'copyTree',
+    );
+    assert.equal(copy?.resumed, false);
+    assert.equal(copy?.bytesCopiedThisAttempt, copy?.bytes);
+    const scheduled = scheduledActivities(history);
+    assert.equal(scheduled.copyTree, 2, 'the copy, then the catch-up before recreating on B');
+    assert.equal(scheduled.verifyTree, 2);
+    assert.equal(scheduled.recreateContainers, 1);
+    assert.equal(scheduled.removeTree, 1, 'only A removed, and only once');
+    assert.equal(scheduled.startContainers, undefined, 'no compensation ran');
+
+    // Downtime, from the runbook's own step times and Docker's start time of the container on B.
+    const stopped = stepTime(done, 'stop-containers', 'startedAt');
+    const onB = stepTime(done, 'recreate', 'endedAt');
+    const verified = stepTime(done, 'gate-apply', 'endedAt');
+    const recreating = stepTime(done, 'recreate', 'startedAt');
+    const ms = (from: number, to: number) => `${to - from} ms`;
+    t.diagnostic(
+      [
+        `stop-containers start → container running on B (Docker StartedAt) ${ms(stopped, after.startedAt)}`,
+        `→ recreate step done ${ms(stopped, onB)}`,
+        `→ gate-apply ok (healthy on B, verified) ${ms(stopped, verified)}`,
+        `of which: stopped until the push restarted it on A ${ms(stopped, restartedOnA.startedAt)}`,
+        `recreate start → running on B ${ms(recreating, after.startedAt)}`,
+        `copy ${ms(stepTime(done, 'copy', 'startedAt'), stepTime(done, 'copy', 'endedAt'))}`,
+        `verify ${ms(stepTime(done, 'verify-copy', 'startedAt'), stepTime(done, 'verify-copy', 'endedAt'))}`,
+      ].join('; '),
+    );
+    assert.ok(after.startedAt >= stopped, 'the container on B started after the stop');
+  });
+
+  it('incident replay: waits at unrecreated-volume, a build meanwhile recreates nothing, recreate completes; keep leaves A', async (t) => {
+    const forge = await seedForge(world);
+    const original = await treeDigest(forge.hostFrom);
+    const handle = await start(forge);
+
+    const waiting = await statusWhen(handle, waitingAt('gate-apply'), WAIT_MS);
+    assert.equal(waiting.phase, 'waiting');
+    assert.equal(waiting.waiting?.verdict, 'unrecreated-volume');
+    const reason = waiting.waiting?.reason ?? '';
+    // One sentence naming the container, the host path it mounts now and the one it should mount.
+    assert.ok(reason.includes(forge.web), reason);
+    assert.ok(reason.includes(`mounts ${FROM} (an old path) at /data instead of ${TO}`), reason);
+    assert.match(reason, /^1 running container was not recreated on the desired host paths: /);
+    t.diagnostic(`waiting at gate-apply: ${reason} [${waiting.waiting?.actions.join(', ')}]`);
+    assert.ok(waiting.waiting?.actions.includes('recreate'));
+    assert.ok(waiting.waiting?.actions.includes('abort'));
+    for (const later of ['restore-policy', 'approve-remove-old-data', 'remove-old-data'])
+      assert.equal(waiting.steps.find((s) => s.name === later)?.state, 'pending', later);
+
+    // The incident itself: the push reported success, yet the container runs on A.
+    const onA = await container(forge);
+    assert.equal(onA.running, true);
+    assert.deepEqual(onA.sources, [forge.hostFrom]);
+    assert.deepEqual(
+      (await world.mesh.moduleSpec(forge.module)).containers[0]?.mounts.map((m) => m.hostPath),
+      [TO],
+      'the spec already says B',
+    );
+
+    // An ordinary build while the runbook waits: the policy is frozen, so it is not a deployment.
+    assert.equal(await policy(forge), 'manual');
+    const build = await world.mesh.build(forge.module);
+    assert.equal(build.upgradePolicy, 'manual');
+    assert.deepEqual(build.recreated, []);
+    assert.equal(build.images.length, 1);
+    const afterBuild = await container(forge);
+    assert.equal(afterBuild.id, onA.id, 'the build did not recreate the container');
+    assert.equal(afterBuild.startedAt, onA.startedAt, 'nor restart it');
+    assert.deepEqual(afterBuild.sources, [forge.hostFrom]);
+    assert.equal(await policy(forge), 'manual');
+    const still = await statusWhen(handle, waitingAt('gate-apply'));
+    assert.equal(
+      still.waiting?.since,
+      waiting.waiting?.since,
+      'still the same wait: it never moves on alone',
+    );
+
+    await decide(handle, 'recreate', 'gate-apply');
+    await statusWhen(handle, waitingAt('approve-remove-old-data'), WAIT_MS);
+    const onB = await container(forge);
+    assert.notEqual(onB.id, onA.id);
+    assert.deepEqual(onB.sources, [forge.hostTo]);
+    await decide(handle, 'keep', 'approve-remove-old-data');
+
+    const done: RunbookStatus = await handle.result();
+    assert.equal(done.phase, 'completed', done.outcome);
+    assert.equal(done.outcome, `${forge.module} runs on ${TO}; ${FROM} kept`);
+    assert.equal(done.steps.find((s) => s.name === 'remove-old-data')?.state, 'skipped');
+    assert.equal(done.steps.find((s) => s.name === 'recreate')?.note, `recreated ${forge.web}`);
+    assert.equal(await policy(forge), 'roll-out');
+    const final = await container(forge);
+    assert.equal(final.running, true);
+    assert.deepEqual(final.sources, [forge.hostTo]);
+
+    // Kept means untouched: A still holds exactly the original data, and B the same.
+    assert.deepEqual(digestDifferences(original, await treeDigest(forge.hostFrom)), []);
+    assert.deepEqual(digestDifferences(original, await treeDigest(forge.hostTo)), []);
+    assert.equal(
+      await readFile(join(forge.hostTo, 'index.html'), 'utf8'),
+      `served by ${forge.module} from its data dir\n`,
+    );
+    assert.equal(scheduledActivities(await handle.fetchHistory()).removeTree, undefined);
+  });
+});
