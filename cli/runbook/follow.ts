@@ -5,6 +5,7 @@ import { errorColour, printJson, printLine } from '../output';
 import type { RunbookClient } from './client';
 import { DETACHED, isTerminal } from './exit-codes';
 import { observe, type Observation } from './observe';
+import { progressLine } from './progress';
 import { changedSteps, changeLine, headerLine, outcomeLine, waitingBlock } from './render';
 
 export interface FollowOptions {
@@ -22,6 +23,8 @@ export interface FollowEnd {
 }
 
 const DETACH = Symbol('detach');
+/** A copy's progress line at most this often, so a long copy does not flood the terminal or a log. */
+const PROGRESS_EVERY_MS = 2_000;
 
 function note(line: string): void {
   process.stderr.write(`${errorColour.dim(line)}\n`);
@@ -46,6 +49,8 @@ export async function follow(rb: RunbookClient, id: string, options: FollowOptio
   let previous: Step[] | undefined;
   let last: RunbookStatus | undefined;
   let shownProblem: string | undefined;
+  let shownBytes: number | undefined;
+  let shownProgressAt = 0;
   let first = true;
   try {
     while (!stop.signal.aborted) {
@@ -68,6 +73,16 @@ export async function follow(rb: RunbookClient, id: string, options: FollowOptio
         if (previous === undefined) print(headerLine(status));
         for (const step of changedSteps(previous, status.steps))
           print(changeLine(step, now, observed.startTime));
+        const progress = observed.progress;
+        if (
+          progress &&
+          progress.bytes !== shownBytes &&
+          now.getTime() - shownProgressAt >= PROGRESS_EVERY_MS
+        ) {
+          print(`          ${progressLine(progress)}`);
+          shownBytes = progress.bytes;
+          shownProgressAt = now.getTime();
+        }
         previous = status.steps;
         last = status;
         shownProblem = undefined;

@@ -10,6 +10,7 @@ import { UsageError } from '../errors';
 import { orUnknown, type RunbookClient } from './client';
 import { isTerminal, phaseOfClosed } from './exit-codes';
 import { kindList, kindOfWorkflowType } from './kinds';
+import { progressOf, type ActivityProgress } from './progress';
 
 /** What the CLI knows about one runbook right now. */
 export interface Observation {
@@ -26,6 +27,8 @@ export interface Observation {
   unanswered?: string;
   /** Who started it, read from its input when the status query could not say. */
   startedBy?: string;
+  /** Progress a long activity (copy, verify) heartbeats right now. */
+  progress?: ActivityProgress;
 }
 
 const QUERY_MS = 5_000;
@@ -50,6 +53,8 @@ export async function observe(rb: RunbookClient, id: string): Promise<Observatio
     executionStatus: described.status.name,
     closed: described.status.name !== 'RUNNING',
   };
+  const progress = progressOf(described.raw.pendingActivities);
+  if (progress) observation.progress = progress;
 
   const asked = await askStatus(rb, handle, described.taskQueue);
   if (asked.status) observation.status = asked.status;
