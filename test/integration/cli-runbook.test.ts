@@ -127,7 +127,10 @@ describe('mesh runbook CLI against a real Temporal dev server (no worker on its 
       await mesh(env, 'start', 'foo', '--node', 'x'),
       /There is no runbook kind "foo"; the kinds are edge-flip and data-path-move/,
     );
-    assertRefused(await mesh(env, 'start'), /Name the kind of runbook to start: edge-flip\./);
+    assertRefused(
+      await mesh(env, 'start'),
+      /Name the kind of runbook to start: edge-flip and data-path-move\./,
+    );
   });
 
   it('answers status, watch, decide, approve and abort of an unknown runbook with a clear sentence', async () => {
