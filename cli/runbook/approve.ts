@@ -1,7 +1,6 @@
 import type { Command } from 'commander';
 import { z } from 'zod';
-import { operator, resolveRunbookId } from './kinds';
-import { load } from './lazy';
+import { decideAs } from './decide-as';
 import { parseOptions } from './options';
 
 const Input = z.object({
@@ -23,19 +22,6 @@ export function registerApprove(runbook: Command): void {
     .option('--json', 'print the recorded decision and the next status as JSON')
     .action(async (id: string, gate: string, options: object) => {
       const input = parseOptions(Input, { id, gate, ...options }, ['id', 'gate']);
-      const runbookId = resolveRunbookId(input.id);
-      const by = operator(input.as);
-      const { withClient } = load.client();
-      const { sendDecision } = load.decision();
-      await withClient(
-        (rb) =>
-          sendDecision(
-            rb,
-            runbookId,
-            { gate: input.gate, action: 'approve', by, ...(input.comment ? { comment: input.comment } : {}) },
-            input.json,
-          ),
-        { operator: by },
-      );
+      await decideAs({ ...input, action: 'approve' });
     });
 }

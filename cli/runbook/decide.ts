@@ -1,7 +1,6 @@
 import type { Command } from 'commander';
 import { z } from 'zod';
-import { operator, resolveRunbookId } from './kinds';
-import { load } from './lazy';
+import { decideAs } from './decide-as';
 import { parseOptions } from './options';
 
 const Input = z.object({
@@ -28,24 +27,6 @@ export function registerDecide(runbook: Command): void {
     .option('--json', 'print the recorded decision and the next status as JSON')
     .action(async (id: string, action: string, options: object) => {
       const input = parseOptions(Input, { id, action, ...options }, ['id', 'action']);
-      const runbookId = resolveRunbookId(input.id);
-      const by = operator(input.as);
-      const { withClient } = load.client();
-      const { sendDecision } = load.decision();
-      await withClient(
-        (rb) =>
-          sendDecision(
-            rb,
-            runbookId,
-            {
-              action: input.action,
-              by,
-              ...(input.gate ? { gate: input.gate } : {}),
-              ...(input.comment ? { comment: input.comment } : {}),
-            },
-            input.json,
-          ),
-        { operator: by },
-      );
+      await decideAs(input);
     });
 }
