@@ -1,13 +1,11 @@
-import { ApplicationFailure, setHandler, workflowInfo } from '@temporalio/workflow';
+import { ApplicationFailure } from '@temporalio/workflow';
 import type { ModuleSpec } from '../mesh/schemas';
-import { DataPathMoveInput, FAILURE, parseInput, statusQuery, type RunbookStatus } from './contracts';
+import { DataPathMoveInput, FAILURE, parseInput, type RunbookStatus } from './contracts';
 import { act, longAct } from './runbook/activities';
 import { applyGate } from './runbook/apply-gate';
-import { Compensations } from './runbook/compensation';
-import { Decisions } from './runbook/decisions';
 import { finish } from './runbook/finish';
-import { Progress } from './runbook/progress';
-import { abortedBy, step } from './runbook/steps';
+import { openRunbook } from './runbook/open';
+import { abortedBy } from './runbook/steps';
 
 export const DATA_PATH_MOVE_PLAN = [
   'preflight',
@@ -27,24 +25,12 @@ export const DATA_PATH_MOVE_PLAN = [
 export async function dataPathMove(rawInput: unknown): Promise<RunbookStatus> {
   const input = parseInput(DataPathMoveInput, rawInput);
   const { node, module, from, to, timings } = input;
-  const progress = new Progress(
-    { id: workflowInfo().workflowId, kind: 'data-path-move', ...input },
+  const { progress, decisions, undo, ctx, run, push } = openRunbook(
+    { kind: 'data-path-move', node, module, startedBy: input.startedBy },
     DATA_PATH_MOVE_PLAN,
   );
-  setHandler(statusQuery, () => progress.status);
-  const decisions = new Decisions(progress);
-  const undo = new Compensations(progress);
-  const ctx = { progress, decisions };
-  const run = <T>(name: string, fn: () => Promise<T>, note?: (result: T) => string) =>
-    step(progress, decisions, name, fn, note);
   let originalSpec: ModuleSpec | undefined;
   let onOldPath: string[] = [];
-  const push = () =>
-    run(
-      'push',
-      () => act.pushNode({ node }),
-      (r) => (r.readable ? `sent ${r.value.sent} as ${r.value.pushId}` : 'unreadable'),
-    );
 
   try {
     const { size, onOld, spec } = await run(

@@ -1,13 +1,11 @@
-import { ApplicationFailure, setHandler, workflowInfo } from '@temporalio/workflow';
-import { EdgeFlipInput, FAILURE, parseInput, statusQuery, type RunbookStatus } from './contracts';
+import { ApplicationFailure } from '@temporalio/workflow';
+import { EdgeFlipInput, FAILURE, parseInput, type RunbookStatus } from './contracts';
 import { act } from './runbook/activities';
 import { applyGate } from './runbook/apply-gate';
-import { Compensations } from './runbook/compensation';
-import { Decisions } from './runbook/decisions';
 import { finish } from './runbook/finish';
 import { probeUntilServed } from './runbook/probe-gate';
-import { Progress } from './runbook/progress';
-import { abortedBy, step } from './runbook/steps';
+import { openRunbook } from './runbook/open';
+import { abortedBy } from './runbook/steps';
 
 export const EDGE_FLIP_PLAN = [
   'preflight',
@@ -26,19 +24,14 @@ export const EDGE_FLIP_PLAN = [
 export async function edgeFlip(rawInput: unknown): Promise<RunbookStatus> {
   const input = parseInput(EdgeFlipInput, rawInput);
   const { node, module, predecessor, timings } = input;
-  const progress = new Progress(
-    { id: workflowInfo().workflowId, kind: 'edge-flip', ...input },
+  const { progress, decisions, undo, ctx, run, push } = openRunbook(
+    { kind: 'edge-flip', node, module, startedBy: input.startedBy },
     EDGE_FLIP_PLAN,
   );
-  setHandler(statusQuery, () => progress.status);
-  const decisions = new Decisions(progress);
-  const undo = new Compensations(progress);
-  const ctx = { progress, decisions };
   const publicNames = { names: input.publicNames, expectStatus: input.expectStatus };
-  const push = () => step(progress, decisions, 'push', () => act.pushNode({ node }), sentNote);
 
   try {
-    await step(progress, decisions, 'preflight', () => preflight(input));
+    await run('preflight', () => preflight(input));
 
     const unassignSuccessor = async () => {
       await act.unassignModule({ module, node });
@@ -51,13 +44,13 @@ export async function edgeFlip(rawInput: unknown): Promise<RunbookStatus> {
         });
     };
     undo.push('unassign-successor', unassignSuccessor);
-    await step(progress, decisions, 'assign-successor', () => act.assignModule({ module, node }));
+    await run('assign-successor', () => act.assignModule({ module, node }));
 
     let tookOver = false;
     const receipt = await applyGate('gate-apply', { node, module }, await push(), timings, ctx, {
       retry: push,
       take: async () => {
-        await step(progress, decisions, 'take', () => act.takeModule({ module, node }));
+        await run('take', () => act.takeModule({ module, node }));
         tookOver = true;
         return push();
       },
@@ -94,9 +87,7 @@ export async function edgeFlip(rawInput: unknown): Promise<RunbookStatus> {
       const served = await probeUntilServed({ ...publicNames, address: input.publicAddress }, timings);
       if (!served.ok) throw ApplicationFailure.nonRetryable(`${predecessor} restarted but ${served.summary}`);
     });
-    await step(
-      progress,
-      decisions,
+    await run(
       'stop-predecessor',
       () => act.stopModuleContainers({ node, module: predecessor }),
       (r) => `stopped ${r.stopped.join(', ')}`,
@@ -140,12 +131,6 @@ export async function edgeFlip(rawInput: unknown): Promise<RunbookStatus> {
       if (decision.action === 'abort') throw abortedBy(decision.by, gate);
     }
   }
-}
-
-function sentNote(receipt: Awaited<ReturnType<typeof act.pushNode>>): string {
-  return receipt.readable
-    ? `sent ${receipt.value.sent} resource(s) as ${receipt.value.pushId}`
-    : `unreadable: ${receipt.error}`;
 }
 
 async function preflight(input: EdgeFlipInput): Promise<string> {
