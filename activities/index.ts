@@ -4,8 +4,9 @@ import { createDataActivities } from './data';
 import { createDockerActivities } from './docker';
 import { createMeshActivities } from './mesh';
 import { createProbeActivities } from './probes';
+import { createRunbookActivities, type RunbookSettingsDeps } from './runbook';
 
-export interface ActivityDeps {
+export interface ActivityDeps extends RunbookSettingsDeps {
   mesh: MeshPort;
   dockerFor(node: string): DockerEngine;
 }
@@ -17,6 +18,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createDockerActivities(deps),
     ...createProbeActivities(),
     ...createDataActivities(deps),
+    ...createRunbookActivities(deps),
   };
 }
 

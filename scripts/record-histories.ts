@@ -12,6 +12,7 @@ import { seedEdgeScenario } from '../mesh/local/scenarios/edge-flip-incident';
 import { freePort, statusWhen, waitingAt } from '../test/support/runbooks';
 import { createRunbookWorker } from '../worker/create-worker';
 import { devServerExecutable } from '../worker/temporal-binary';
+import { workflowsFromSource } from '../worker/workflow-code';
 import {
   decideUpdate,
   runbookWorkflowId,
@@ -105,7 +106,7 @@ async function record(client: Client, mesh: LocalMesh, story: Story): Promise<st
   const history = await handle.fetchHistory();
   await writeFile(path, `${historyToJSON(history)}\n`);
   // A history that does not replay against the code that wrote it is not worth committing.
-  await Worker.runReplayHistory({ workflowsPath: require.resolve('../workflows') }, history, workflowId);
+  await Worker.runReplayHistory(workflowsFromSource(), history, workflowId);
   return `${relative(root, path)}: ${history.events?.length ?? 0} events`;
 }
 

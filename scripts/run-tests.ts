@@ -5,11 +5,15 @@ import { writeFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { bundleWorkflowCode } from '@temporalio/worker';
+import { freeLocalPort } from '../worker/ports';
 import { devServerExecutable } from '../worker/temporal-binary';
+import { WORKFLOW_INTERCEPTOR_MODULES, WORKFLOWS_PATH } from '../worker/workflow-code';
+import { MESH_SEARCH_ATTRIBUTES } from '../workflows/search-attributes';
 
 /**
  * The test harness: one real Temporal dev server for the whole run, then node's test runner over every
- * test file (unit first), then a one-line summary. Integration tests find the server in TEMPORAL_ADDRESS.
+ * test file (unit first), then a one-line summary. Integration tests find the server in TEMPORAL_ADDRESS,
+ * its Web UI in TEMPORAL_UI_URL.
  */
 
 const root = join(__dirname, '..');
@@ -53,15 +57,20 @@ async function main(): Promise<number> {
   const selected = process.argv.slice(2);
   const files = selected.length > 0 ? selected : testFiles(join(root, 'test'));
   const started = Date.now();
+  const uiPort = await freeLocalPort();
   const temporal = await TestWorkflowEnvironment.createLocal({
-    server: { executable: devServerExecutable() },
+    server: { executable: devServerExecutable(), searchAttributes: MESH_SEARCH_ATTRIBUTES, uiPort },
   });
-  process.stdout.write(`harness: Temporal dev server on ${temporal.address}, ${files.length} test files\n`);
+  const uiUrl = `http://127.0.0.1:${uiPort}`;
+  process.stdout.write(
+    `harness: Temporal dev server on ${temporal.address} (Web UI ${uiUrl}), ${files.length} test files\n`,
+  );
   const scratch = mkdtempSync(join(tmpdir(), 'mesh-harness-'));
   try {
     const bundle = join(scratch, 'workflows.js');
     const { code } = await bundleWorkflowCode({
-      workflowsPath: require.resolve('../workflows'),
+      workflowsPath: WORKFLOWS_PATH,
+      workflowInterceptorModules: WORKFLOW_INTERCEPTOR_MODULES,
       logger: quietLogger,
     });
     writeFileSync(bundle, code);
@@ -69,6 +78,7 @@ async function main(): Promise<number> {
       ...process.env,
       TEMPORAL_ADDRESS: temporal.address,
       TEMPORAL_NAMESPACE: 'default',
+      TEMPORAL_UI_URL: uiUrl,
       MESH_WORKFLOW_BUNDLE: bundle,
     };
     const { code: exitCode, output } = await runNodeTests(

@@ -2,6 +2,7 @@ import type { NativeConnection } from '@temporalio/worker';
 import { Worker, type WorkerOptions } from '@temporalio/worker';
 import { createActivities, type ActivityDeps } from '../activities';
 import { TASK_QUEUE } from '../workflows/contracts';
+import { workflowsFromSource } from './workflow-code';
 
 export interface RunbookWorkerOptions {
   connection: NativeConnection;
@@ -15,9 +16,7 @@ export interface RunbookWorkerOptions {
 
 /** The one way a runbook worker is built, in production and in tests. */
 export async function createRunbookWorker(options: RunbookWorkerOptions): Promise<Worker> {
-  const code = options.workflowBundle
-    ? { workflowBundle: options.workflowBundle }
-    : { workflowsPath: require.resolve('../workflows') };
+  const code = options.workflowBundle ? { workflowBundle: options.workflowBundle } : workflowsFromSource();
   return Worker.create({
     connection: options.connection,
     namespace: options.namespace,

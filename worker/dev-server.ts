@@ -4,6 +4,7 @@ import { connect } from 'node:net';
 import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { Connection } from '@temporalio/client';
+import { searchAttributeFlags } from '../workflows/search-attributes';
 
 /**
  * A Temporal dev server for `mesh runbook dev`: `temporal server start-dev` spawned directly, on a fixed
@@ -87,6 +88,7 @@ export function devServerArgs(options: DevServerOptions): string[] {
     join(options.stateDir, DB_FILE),
     '--log-level',
     'warn',
+    ...searchAttributeFlags(),
   ];
   if (options.namespace !== 'default') args.push('--namespace', options.namespace);
   return args;

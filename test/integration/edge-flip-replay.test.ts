@@ -6,6 +6,7 @@ import { defaultPayloadConverter } from '@temporalio/common';
 import { historyFromJSON, type History } from '@temporalio/common/lib/proto-utils';
 import { DefaultLogger, Runtime, Worker, type ReplayWorkerOptions } from '@temporalio/worker';
 import { DeterminismViolationError } from '@temporalio/workflow';
+import { workflowsFromSource } from '../../worker/workflow-code';
 import { runbookWorkflowId, type EdgeFlipInput } from '../../workflows/contracts';
 
 /**
@@ -43,9 +44,7 @@ function acceptedUpdates(history: History): number {
 /** The workflow code under test: the harness's bundle of workflows/, else bundled here. */
 function current(): ReplayWorkerOptions {
   const bundle = process.env.MESH_WORKFLOW_BUNDLE;
-  return bundle
-    ? { workflowBundle: { codePath: bundle } }
-    : { workflowsPath: require.resolve('../../workflows') };
+  return bundle ? { workflowBundle: { codePath: bundle } } : workflowsFromSource();
 }
 
 describe('edge-flip replays its committed histories', () => {
@@ -77,7 +76,7 @@ describe('edge-flip replays its committed histories', () => {
 
   it('a workflow with one step added before preflight fails replay with a DeterminismViolationError', async () => {
     const history = readHistory('edge-flip-happy.json');
-    const broken = { workflowsPath: require.resolve('../fixtures/broken-workflows') };
+    const broken = workflowsFromSource(require.resolve('../fixtures/broken-workflows'));
     await assert.rejects(Worker.runReplayHistory(broken, history, workflowIdOf(history)), (error) => {
       assert.ok(error instanceof DeterminismViolationError, `not a DeterminismViolationError: ${error}`);
       assert.match(error.message, /'runningModuleContainers' does not match .* 'pushNode'/);

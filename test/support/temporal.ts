@@ -3,6 +3,7 @@ import { Client, Connection } from '@temporalio/client';
 import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
 import { createActivities, type Activities, type ActivityDeps } from '../../activities';
 import { createRunbookWorker } from '../../worker/create-worker';
+import { workflowsFromSource } from '../../worker/workflow-code';
 
 /** Set by the harness (scripts/run-tests.ts): the shared dev server and a workflow bundle built once. */
 export function harnessTarget(): { address: string; namespace: string; bundle?: string } {
@@ -49,9 +50,7 @@ export async function startWrappedTestWorker(
       namespace,
       taskQueue,
       activities: { ...activities, ...wrap(activities) },
-      ...(workflowBundle.workflowBundle
-        ? workflowBundle
-        : { workflowsPath: require.resolve('../../workflows') }),
+      ...(workflowBundle.workflowBundle ? workflowBundle : workflowsFromSource()),
     }),
   );
 }

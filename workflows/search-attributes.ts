@@ -1,0 +1,24 @@
+import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
+
+/**
+ * The runbook's custom search attributes: what the Web UI's list and `mesh runbook list` filter on.
+ * Registered by `mesh runbook dev` and the test harness; on a production cluster with
+ * `temporal operator search-attribute create` (see README). None is called `Status`, which Temporal owns.
+ */
+export const MESH_NODE = defineSearchAttributeKey('MeshNode', SearchAttributeType.KEYWORD);
+export const MESH_MODULE = defineSearchAttributeKey('MeshModule', SearchAttributeType.KEYWORD);
+export const MESH_KIND = defineSearchAttributeKey('MeshKind', SearchAttributeType.KEYWORD);
+/** running | waiting | completed | rolled-back | aborted | failed */
+export const MESH_PHASE = defineSearchAttributeKey('MeshPhase', SearchAttributeType.KEYWORD);
+/** The gate a runbook waits at; unset while it does not wait for a decision. */
+export const MESH_WAITING_ON = defineSearchAttributeKey('MeshWaitingOn', SearchAttributeType.KEYWORD);
+
+export const MESH_SEARCH_ATTRIBUTES = [MESH_NODE, MESH_MODULE, MESH_KIND, MESH_PHASE, MESH_WAITING_ON];
+
+/** `Name=Keyword` pairs for `temporal server start-dev --search-attribute` and the operator command. */
+export function searchAttributeFlags(): string[] {
+  return MESH_SEARCH_ATTRIBUTES.flatMap((key) => ['--search-attribute', `${key.name}=Keyword`]);
+}
+
+/** The visibility query for every runbook waiting for a decision, as typed into the Web UI's list. */
+export const WAITING_QUERY = `${MESH_WAITING_ON.name} IS NOT NULL AND ExecutionStatus = 'Running'`;
