@@ -9,16 +9,11 @@ import { dockerResolver } from '../activities/docker/endpoints';
 import { DockerEngine, LABEL } from '../docker/engine';
 import { acquireLock, LocalMesh } from '../mesh/local';
 import { seedEdgeScenario } from '../mesh/local/scenarios/edge-flip-incident';
-import { freePort, statusWhen, waitingAt } from '../test/support/runbooks';
+import { decide, freePort, statusWhen, waitingAt } from '../test/support/runbooks';
 import { createRunbookWorker } from '../worker/create-worker';
 import { devServerExecutable } from '../worker/temporal-binary';
 import { workflowsFromSource } from '../worker/workflow-code';
-import {
-  decideUpdate,
-  runbookWorkflowId,
-  type EdgeFlipInputArg,
-  type RunbookStatus,
-} from '../workflows/contracts';
+import { runbookWorkflowId, type EdgeFlipInputArg, type RunbookStatus } from '../workflows/contracts';
 
 /**
  * Records the edge-flip histories that test/integration/edge-flip-replay.test.ts replays on every run:
@@ -58,7 +53,7 @@ const STORIES: Story[] = [
     async drive(client, workflowId) {
       const handle = client.workflow.getHandle(workflowId);
       await statusWhen(handle, waitingAt('approve-stop-predecessor'), 120_000);
-      await handle.executeUpdate(decideUpdate, { args: [{ action: 'approve', by: 'recorder' }] });
+      await decide(handle, 'approve', undefined, 'reviewer');
     },
   },
   {
@@ -69,9 +64,9 @@ const STORIES: Story[] = [
       const handle = client.workflow.getHandle(workflowId);
       const held = await statusWhen(handle, waitingAt('gate-apply'), 120_000);
       if (held.waiting?.verdict !== 'held') throw new Error(`expected a hold, got ${held.waiting?.verdict}`);
-      await handle.executeUpdate(decideUpdate, { args: [{ action: 'take', by: 'recorder' }] });
+      await decide(handle, 'take', undefined, 'recorder');
       await statusWhen(handle, waitingAt('approve-stop-predecessor'), 120_000);
-      await handle.executeUpdate(decideUpdate, { args: [{ action: 'approve', by: 'recorder' }] });
+      await decide(handle, 'approve', undefined, 'reviewer');
     },
   },
 ];

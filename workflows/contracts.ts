@@ -108,7 +108,15 @@ export const Waiting = z.object({
   verdict: WaitingVerdict,
   reason: z.string(),
   actions: z.array(z.string()),
+  /** The evidence behind the sentence, one line each: counts, the node's reasons, mounts, probes. */
+  facts: z.array(z.string()),
+  /** Short hash of gate, verdict, sentence, actions and facts; a decision must carry it. */
+  evidence: z.string(),
   since: z.string(),
+  /** Reminders sent to the operators while this gate waits. */
+  reminders: z.number().int().min(0),
+  /** Where the last reminder went, or why it could not be sent. */
+  lastReminder: z.string().optional(),
 });
 export type Waiting = z.infer<typeof Waiting>;
 
@@ -116,13 +124,20 @@ export const Decision = z.object({
   /** The gate the operator decides on; the current one when left out. */
   gate: z.string().optional(),
   action: z.string().min(1),
+  /** Who decides: the OS user or `--as` from the CLI; self-declared from the Web UI. */
   by: z.string().min(1),
+  /** The evidence hash of the gate as the operator saw it; a stale one is refused. */
+  evidence: z.string().optional(),
   comment: z.string().optional(),
 });
 export type Decision = z.infer<typeof Decision>;
 
 export const RecordedDecision = Decision.extend({ gate: z.string(), at: z.string() });
 export type RecordedDecision = z.infer<typeof RecordedDecision>;
+
+/** A decision the runbook refused (stale evidence, approver not allowed, four eyes), kept on record. */
+export const RefusedDecision = RecordedDecision.extend({ refusal: z.string() });
+export type RefusedDecision = z.infer<typeof RefusedDecision>;
 
 export const RunbookStatus = z.object({
   id: z.string(),
@@ -134,6 +149,7 @@ export const RunbookStatus = z.object({
   waiting: Waiting.nullable(),
   steps: z.array(Step),
   decisions: z.array(RecordedDecision),
+  refused: z.array(RefusedDecision),
   /** Why the runbook failed or rolled back, when it did. */
   outcome: z.string().optional(),
 });

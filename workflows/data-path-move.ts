@@ -25,7 +25,7 @@ export const DATA_PATH_MOVE_PLAN = [
 export async function dataPathMove(rawInput: unknown): Promise<RunbookStatus> {
   const input = parseInput(DataPathMoveInput, rawInput);
   const { node, module, from, to, timings } = input;
-  const { progress, decisions, undo, ctx, run, push } = openRunbook(
+  const { progress, decisions, undo, ctx, run, push } = await openRunbook(
     { kind: 'data-path-move', node, module, startedBy: input.startedBy },
     DATA_PATH_MOVE_PLAN,
   );
@@ -122,6 +122,10 @@ export async function dataPathMove(rawInput: unknown): Promise<RunbookStatus> {
         verdict: 'failed',
         reason: `The copy of ${from} at ${to} differs in ${verified.mismatchCount} path(s): ${verified.mismatches.slice(0, 5).join(', ')}; recopy copies again and verifies, abort restarts ${module} on ${from}.`,
         actions: ['recopy', 'abort'],
+        facts: [
+          `${verified.files} files, ${verified.bytes} bytes checked`,
+          ...verified.mismatches.slice(0, 20).map((path) => `differs: ${path}`),
+        ],
       });
       if (decision.action === 'abort') throw abortedBy(decision.by, 'verify-copy');
     }

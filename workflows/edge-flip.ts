@@ -24,7 +24,7 @@ export const EDGE_FLIP_PLAN = [
 export async function edgeFlip(rawInput: unknown): Promise<RunbookStatus> {
   const input = parseInput(EdgeFlipInput, rawInput);
   const { node, module, predecessor, timings } = input;
-  const { progress, decisions, undo, ctx, run, push } = openRunbook(
+  const { progress, decisions, undo, ctx, run, push } = await openRunbook(
     { kind: 'edge-flip', node, module, startedBy: input.startedBy },
     EDGE_FLIP_PLAN,
   );
@@ -127,6 +127,7 @@ export async function edgeFlip(rawInput: unknown): Promise<RunbookStatus> {
         verdict: 'failed',
         reason,
         actions: ['recheck', 'abort'],
+        facts: [outcome.summary],
       });
       if (decision.action === 'abort') throw abortedBy(decision.by, gate);
     }

@@ -15,12 +15,25 @@ function contextHeaders() {
   return headers;
 }
 
+/** What the Web UI shows for an activity in the timeline: the step it serves and what it does. */
+function activitySummary(activityType: string): string {
+  const words = activityType.replace(/([A-Z])/g, ' $1').toLowerCase();
+  return `${logContext.step ?? 'start'}: ${words} on ${logContext.node ?? '?'}`;
+}
+
 /** Every workflow log line and every activity the runbook schedules carries node, module and step. */
 export const interceptors: WorkflowInterceptorsFactory = () => ({
   outbound: [
     {
       scheduleActivity: (input, next) =>
-        next({ ...input, headers: { ...input.headers, ...contextHeaders() } }),
+        next({
+          ...input,
+          headers: { ...input.headers, ...contextHeaders() },
+          options: {
+            ...input.options,
+            summary: input.options.summary ?? activitySummary(input.activityType),
+          },
+        }),
       scheduleLocalActivity: (input, next) =>
         next({ ...input, headers: { ...input.headers, ...contextHeaders() } }),
       getLogAttributes: (input, next) => next({ ...input, ...logContext }),

@@ -4,21 +4,20 @@ import { randomBytes } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import type { Readable } from 'node:stream';
 import { setTimeout as delay } from 'node:timers/promises';
-import { Client, Connection, type WorkflowHandle } from '@temporalio/client';
+import { Client, Connection } from '@temporalio/client';
 import type { History } from '@temporalio/common/lib/proto-utils';
 import { optionalTsToMs } from '@temporalio/common/lib/time';
 import { temporal } from '@temporalio/proto';
 import { LABEL } from '../../docker/engine';
 import { seedEdgeScenario } from '../../mesh/local/scenarios/edge-flip-incident';
 import {
-  decideUpdate,
   runbookWorkflowId,
   type EdgeFlipInputArg,
   type RunbookStatus,
   type Timings,
 } from '../../workflows/contracts';
 import { LocalWorld } from '../support/local-world';
-import { freePort, statusWhen, waitingAt } from '../support/runbooks';
+import { decide, freePort, statusWhen, waitingAt } from '../support/runbooks';
 import { harnessTarget } from '../support/temporal';
 import { WorkerProcesses } from '../support/worker-process';
 
@@ -102,9 +101,6 @@ describe('edge-flip survives a SIGKILLed worker on a real dev server, local mesh
       predecessorStartedAt: predecessor?.State.StartedAt,
     };
   }
-
-  const decide = (handle: WorkflowHandle, action: string, gate: string) =>
-    handle.executeUpdate(decideUpdate, { args: [{ action, gate, by: 'bob' }] });
 
   /** Push ids the node applied, in order, from its journal (one line per apply). */
   async function appliedPushes(node: string): Promise<string[]> {

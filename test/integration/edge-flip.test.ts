@@ -5,9 +5,9 @@ import { dockerResolver } from '../../activities/docker/endpoints';
 import { DockerEngine } from '../../docker/engine';
 import { LocalMesh } from '../../mesh/local';
 import { seedEdgeScenario, type EdgeScenario } from '../../mesh/local/scenarios/edge-flip-incident';
-import { decideUpdate, runbookWorkflowId, type EdgeFlipInputArg } from '../../workflows/contracts';
+import { runbookWorkflowId, type EdgeFlipInputArg } from '../../workflows/contracts';
 import { removeNodeContainers } from '../support/docker';
-import { freePort, statusWhen, stepState, waitingAt } from '../support/runbooks';
+import { decide, freePort, statusWhen, stepState, waitingAt } from '../support/runbooks';
 import { Scratch } from '../support/scratch';
 import { startTestWorker, type TestWorker } from '../support/temporal';
 
@@ -68,9 +68,6 @@ describe('edge-flip runbook on a real Temporal dev server and the local mesh ove
       workflowId: runbookWorkflowId(node),
     });
   }
-
-  const decide = (handle: Awaited<ReturnType<typeof start>>, action: string, gate?: string) =>
-    handle.executeUpdate(decideUpdate, { args: [{ action, gate, by: 'bob' }] });
 
   it('happy path: verifies the successor, waits for approval, stops the predecessor, ends completed', async () => {
     const { node, seeded } = await scenario(false);

@@ -41,9 +41,12 @@ export const FAST_TIMINGS = {
   probeDeadlineMs: 8_000,
 };
 
-/** Sends the `decide` Update as operator bob. */
-export function decide(handle: WorkflowHandle, action: string, gate?: string) {
-  return handle.executeUpdate(decideUpdate, { args: [{ action, gate, by: 'bob' }] });
+/** Decides as an operator who looked first: the decision carries the evidence hash the runbook shows now. */
+export async function decide(handle: WorkflowHandle, action: string, gate?: string, by = 'bob') {
+  const { waiting } = await handle.query(statusQuery);
+  return handle.executeUpdate(decideUpdate, {
+    args: [{ action, gate, by, evidence: waiting?.evidence }],
+  });
 }
 
 /** Asserts the decision was refused by the runbook's validator; returns the refusal's message. */

@@ -27,3 +27,9 @@ export const longAct = proxyActivities<Pick<Activities, 'copyTree' | 'verifyTree
     maximumAttempts: 10,
   },
 });
+
+/** A reminder must not hold up a decision that arrives meanwhile for long: short deadline, two tries. */
+export const notify = proxyActivities<Pick<Activities, 'remindOperators'>>({
+  startToCloseTimeout: '15 seconds',
+  retry: { initialInterval: '1 second', maximumAttempts: 2 },
+});

@@ -3,6 +3,7 @@ import type { Timings } from '../contracts';
 import { classify, type ReceiptEvidence, type ReportEvidence, type Verdict } from '../verdict';
 import { act } from './activities';
 import type { Decisions } from './decisions';
+import { gateFacts } from './gate-facts';
 import type { Progress } from './progress';
 import { abortedBy, step } from './steps';
 
@@ -46,7 +47,7 @@ export async function judgeApply(
       healthDeadlinePassed: new Date().getTime() >= deadline,
     });
     if (verdict.verdict !== 'pending') return { verdict, note: applyNote(receipt, applied.report, verdict) };
-    await sleep(timings.recheckEveryMs);
+    await sleep(timings.recheckEveryMs, { summary: `health of ${target.module} still starting: look again` });
   }
 }
 
@@ -90,6 +91,7 @@ export async function applyGate(
       verdict: verdict.verdict,
       reason: verdict.reason,
       actions: offered,
+      facts: gateFacts(note, verdict),
     });
     if (decision.action === 'abort') throw abortedBy(decision.by, gate);
     if (decision.action === 'take' && handlers.take) receipt = await handlers.take();

@@ -1,12 +1,18 @@
-import { ApplicationFailure, condition, setHandler } from '@temporalio/workflow';
+import { ApplicationFailure, condition, log, setHandler, workflowInfo } from '@temporalio/workflow';
 import { Decision, decideUpdate, type RecordedDecision, type Waiting } from '../contracts';
-import type { Progress } from './progress';
+import { policyRefusal, type RunbookPolicy } from '../policy';
+import { notify } from './activities';
+import { evidenceChange, type Evidence } from './evidence';
+import type { Progress, WaitingRequest } from './progress';
+import { failureMessage } from './steps';
+
+export const DECISION_REJECTED = 'DecisionRejected';
 
 function reject(message: string): never {
-  throw ApplicationFailure.nonRetryable(message, 'DecisionRejected');
+  throw ApplicationFailure.nonRetryable(message, DECISION_REJECTED);
 }
 
-/** Why this decision does not fit what the runbook waits for, or undefined when it fits. */
+/** Why this decision fits no gate the runbook waits at, or undefined when it fits. */
 export function misfit(
   waiting: Waiting | null,
   decision: Decision,
@@ -22,20 +28,49 @@ export function misfit(
   return undefined;
 }
 
-/** Decisions arrive as the `decide` Update; its validator refuses anything the runbook is not waiting for. */
+/** Why the policy or the evidence refuses this decision at the waiting gate, or undefined. */
+function refusal(
+  waiting: Waiting,
+  decision: Decision,
+  shown: ReadonlyMap<string, Evidence>,
+  policy: RunbookPolicy,
+  startedBy: string,
+): string | undefined {
+  if (decision.evidence === undefined) {
+    return `The decision carries no evidence hash; look at the gate (mesh runbook status) and send its evidence ${waiting.evidence}.`;
+  }
+  if (decision.evidence !== waiting.evidence) {
+    const before = shown.get(decision.evidence);
+    const what = before ? evidenceChange(before, waiting) : 'this runbook never showed that evidence';
+    return `Evidence ${decision.evidence} is stale: ${what}. Look again and decide on evidence ${waiting.evidence}.`;
+  }
+  return policyRefusal(policy, waiting.gate, decision.by, startedBy);
+}
+
+/**
+ * Decisions arrive as the `decide` Update. Its validator refuses what fits no waiting gate (Temporal keeps no
+ * trace of those). Stale evidence and the approver policy are checked once the Update is accepted, so a
+ * refused attempt is on record: in the history (the Update's input and its failure) and in `refused`.
+ */
 export class Decisions {
   private pending: RecordedDecision | undefined;
+  private readonly shown = new Map<string, Evidence>();
 
-  constructor(private readonly progress: Progress) {
+  constructor(
+    private readonly progress: Progress,
+    private readonly policy: RunbookPolicy,
+  ) {
     setHandler(
       decideUpdate,
       (input) => {
         const decision = Decision.parse(input);
-        const recorded = {
-          ...decision,
-          gate: this.progress.status.waiting?.gate ?? '',
-          at: new Date().toISOString(),
-        };
+        const waiting = this.progress.status.waiting as Waiting;
+        const recorded = { ...decision, gate: waiting.gate, at: new Date().toISOString() };
+        const why = refusal(waiting, decision, this.shown, this.policy, this.progress.status.startedBy);
+        if (why) {
+          this.progress.refuse({ ...recorded, refusal: why });
+          reject(why);
+        }
         this.pending = recorded;
         return recorded;
       },
@@ -47,6 +82,8 @@ export class Decisions {
           const why = misfit(this.progress.status.waiting, parsed.data, this.currentStep());
           if (why) reject(why);
         },
+        description:
+          'Decide at the gate the runbook waits at: {"action": "...", "by": "you", "evidence": "<hash>", "comment": "..."}',
       },
     );
   }
@@ -55,14 +92,43 @@ export class Decisions {
     return this.progress.status.steps.find((step) => step.state === 'running')?.name;
   }
 
-  /** Waits, as long as it takes, for a decision at this gate. Never times out into progress. */
-  async await(waiting: Omit<Waiting, 'since'>): Promise<RecordedDecision> {
-    this.progress.waitFor(waiting);
+  /** Waits, as long as it takes, for a decision at this gate, reminding the operators while it waits. */
+  async await(request: WaitingRequest): Promise<RecordedDecision> {
+    const waiting = this.progress.waitFor(request);
+    this.shown.set(waiting.evidence, waiting);
     this.pending = undefined;
-    await condition(() => this.pending !== undefined);
+    const { afterMs, everyMs } = this.policy.reminders;
+    let quiet = afterMs;
+    while (
+      !(await condition(() => this.pending !== undefined, quiet, {
+        summary: `remind if still waiting at ${waiting.gate}`,
+      }))
+    ) {
+      await this.remind(waiting);
+      quiet = everyMs;
+    }
     const decision = this.pending as unknown as RecordedDecision;
     this.pending = undefined;
     this.progress.resume(decision);
     return decision;
+  }
+
+  private async remind(waiting: Waiting): Promise<void> {
+    const reminder = {
+      runbookId: workflowInfo().workflowId,
+      gate: waiting.gate,
+      sentence: waiting.reason,
+      actions: waiting.actions,
+      evidence: waiting.evidence,
+      waitingSince: waiting.since,
+      reminder: waiting.reminders + 1,
+    };
+    try {
+      this.progress.reminded(await notify.remindOperators(reminder));
+    } catch (error) {
+      const message = failureMessage(error);
+      log.warn('reminder failed', { gate: waiting.gate, error: message });
+      this.progress.reminded(`failed: ${message}`);
+    }
   }
 }

@@ -1,19 +1,31 @@
-import { setHandler, workflowInfo } from '@temporalio/workflow';
+import { setCurrentDetails, setHandler, workflowInfo } from '@temporalio/workflow';
 import { statusQuery, type RunbookKind } from '../contracts';
+import { RunbookPolicy } from '../policy';
 import { act } from './activities';
 import { Compensations } from './compensation';
 import { Decisions } from './decisions';
+import { renderDetails } from './details';
 import { Progress } from './progress';
 import { step } from './steps';
+import { searchAttributePublisher } from './visibility';
 
-/** What every runbook starts with: its status query, the decision Update, a compensation stack, steps. */
-export function openRunbook(
+/**
+ * What every runbook starts with: its status query, the Web UI's live details and search attributes, the
+ * worker's decision policy, the decision Update, a compensation stack and steps.
+ */
+export async function openRunbook(
   identity: { kind: RunbookKind; node: string; module: string; startedBy: string },
   plan: readonly string[],
 ) {
   const progress = new Progress({ id: workflowInfo().workflowId, ...identity }, plan);
   setHandler(statusQuery, () => progress.status);
-  const decisions = new Decisions(progress);
+  const searchAttributes = searchAttributePublisher();
+  progress.onChange((status) => {
+    searchAttributes(status);
+    setCurrentDetails(renderDetails(status));
+  });
+  const policy = RunbookPolicy.parse(await act.runbookPolicy());
+  const decisions = new Decisions(progress, policy);
   const undo = new Compensations(progress);
   const run = <T>(name: string, fn: () => Promise<T>, note?: (result: T) => string) =>
     step(progress, decisions, name, fn, note);

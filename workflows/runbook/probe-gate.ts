@@ -38,6 +38,6 @@ export async function probeUntilServed(target: ProbeTarget, timings: Timings): P
         summary: `${failing.length} of ${results.length} names failed from ${target.address}: ${what}`,
       };
     }
-    await sleep(timings.recheckEveryMs);
+    await sleep(timings.recheckEveryMs, { summary: `${failing.length} name(s) not served yet: probe again` });
   }
 }

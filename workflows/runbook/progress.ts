@@ -1,16 +1,25 @@
 import type {
   Phase,
   RecordedDecision,
+  RefusedDecision,
   RunbookKind,
   RunbookStatus,
   Step,
   StepState,
   Waiting,
 } from '../contracts';
+import { logContext } from '../interceptors';
+import { evidenceHash } from './evidence';
 
-/** The runbook's live status: the plan's steps with their states and times, what it waits on, decisions. */
+export type WaitingRequest = Pick<Waiting, 'gate' | 'verdict' | 'reason' | 'actions'> & { facts?: string[] };
+
+/**
+ * The runbook's live status: the plan's steps with their states and times, what it waits on, decisions.
+ * Every change is handed to `publish` (current details and search attributes for the Web UI).
+ */
 export class Progress {
   readonly status: RunbookStatus;
+  private publish: (status: RunbookStatus) => void = () => undefined;
 
   constructor(
     identity: { id: string; kind: RunbookKind; node: string; module: string; startedBy: string },
@@ -22,7 +31,19 @@ export class Progress {
       waiting: null,
       steps: plan.map((name) => ({ name, state: 'pending' })),
       decisions: [],
+      refused: [],
     };
+    logContext.node = identity.node;
+    logContext.module = identity.module;
+  }
+
+  onChange(publish: (status: RunbookStatus) => void): void {
+    this.publish = publish;
+    publish(this.status);
+  }
+
+  private changed(): void {
+    this.publish(this.status);
   }
 
   private step(name: string): Step {
@@ -42,31 +63,68 @@ export class Progress {
       step.endedAt = now;
     step.state = state;
     if (note !== undefined) step.note = note;
+    if (state === 'running' || state === 'waiting') logContext.step = name;
+    this.changed();
   }
 
-  waitFor(waiting: Omit<Waiting, 'since'>): Waiting {
-    const full = { ...waiting, since: new Date().toISOString() };
-    this.status.waiting = full;
+  /** What an approval shows: the evidence every finished step gathered. */
+  evidenceSoFar(): string[] {
+    return this.status.steps
+      .filter((step) => step.state === 'done' && step.note !== undefined)
+      .map((step) => `${step.name}: ${step.note}`);
+  }
+
+  waitFor(request: WaitingRequest): Waiting {
+    const facts = request.facts ?? this.evidenceSoFar();
+    const base = {
+      gate: request.gate,
+      verdict: request.verdict,
+      reason: request.reason,
+      actions: request.actions,
+    };
+    const waiting: Waiting = {
+      ...base,
+      facts,
+      evidence: evidenceHash({ ...base, facts }),
+      since: new Date().toISOString(),
+      reminders: 0,
+    };
+    this.status.waiting = waiting;
     this.status.phase = 'waiting';
-    this.mark(waiting.gate, 'waiting');
-    return full;
+    this.mark(request.gate, 'waiting');
+    return waiting;
+  }
+
+  reminded(where: string): void {
+    if (!this.status.waiting) return;
+    this.status.waiting.reminders += 1;
+    this.status.waiting.lastReminder = where;
+    this.changed();
+  }
+
+  refuse(refused: RefusedDecision): void {
+    this.status.refused.push(refused);
+    this.changed();
   }
 
   resume(decision: RecordedDecision): void {
     this.status.decisions.push(decision);
     this.status.waiting = null;
     this.status.phase = 'running';
+    this.changed();
   }
 
   /** Leaves a wait that ended without a decision (a cancellation): from now on no decision fits. */
   leaveWait(): void {
     this.status.waiting = null;
     if (this.status.phase === 'waiting') this.status.phase = 'running';
+    this.changed();
   }
 
   end(phase: Exclude<Phase, 'running' | 'waiting'>, outcome?: string): void {
     this.status.phase = phase;
     this.status.waiting = null;
     if (outcome !== undefined) this.status.outcome = outcome;
+    this.changed();
   }
 }

@@ -38,6 +38,7 @@ export async function step<T>(
         verdict: 'failed',
         reason,
         actions: ['retry', 'abort'],
+        facts: [failureMessage(error)],
       });
       if (decision.action === 'abort') throw abortedBy(decision.by, name);
     }

@@ -1,0 +1,67 @@
+import { after, afterEach, before } from 'node:test';
+import type { WorkflowHandle } from '@temporalio/client';
+import type { ActivityDeps } from '../../activities';
+import { dockerResolver } from '../../activities/docker/endpoints';
+import { seedEdgeScenario } from '../../mesh/local/scenarios/edge-flip-incident';
+import { runbookWorkflowId, type EdgeFlipInputArg } from '../../workflows/contracts';
+import { LocalWorld } from './local-world';
+import { FAST_TIMINGS, freePort, terminateOpen } from './runbooks';
+import { startTestWorker, type TestWorker } from './temporal';
+
+export interface EdgeFlipSuite {
+  world: LocalWorld;
+  worker: TestWorker;
+  /**
+   * Seeds a node (`leftovers`: the incident, so the runbook waits at gate-apply for take) and starts an
+   * edge flip there; the suite terminates it after the test if it is still open.
+   */
+  start(options?: {
+    leftovers?: boolean;
+    startedBy?: string;
+  }): Promise<{ node: string; handle: WorkflowHandle }>;
+}
+
+/** Registers before/after hooks for a describe block: a LocalWorld, a worker with `extra` deps, cleanup. */
+export function edgeFlipSuite(extra: Partial<ActivityDeps> = {}): EdgeFlipSuite {
+  const handles: WorkflowHandle[] = [];
+  const suite = {
+    async start(options: { leftovers?: boolean; startedBy?: string } = {}) {
+      const node = suite.world.nodeName();
+      const seeded = await seedEdgeScenario(suite.world.mesh, {
+        node,
+        predecessor: 'caddy',
+        successor: 'route-proxy',
+        publicPort: await freePort(),
+        stagingPort: await freePort(),
+        leftovers: options.leftovers ?? false,
+      });
+      const input: EdgeFlipInputArg = {
+        node,
+        module: 'route-proxy',
+        predecessor: 'caddy',
+        ...seeded,
+        startedBy: options.startedBy ?? 'alice',
+        timings: FAST_TIMINGS,
+      };
+      const handle = await suite.worker.client.workflow.start('edgeFlip', {
+        args: [input],
+        taskQueue: suite.worker.taskQueue,
+        workflowId: runbookWorkflowId(node),
+      });
+      handles.push(handle);
+      return { node, handle };
+    },
+  } as unknown as EdgeFlipSuite;
+
+  before(async () => {
+    suite.world = await LocalWorld.create();
+    suite.worker = await startTestWorker({ mesh: suite.world.mesh, dockerFor: dockerResolver({}), ...extra });
+  });
+  afterEach(() => terminateOpen(handles));
+  after(async () => {
+    await terminateOpen(handles);
+    await suite.worker?.stop();
+    await suite.world?.cleanup();
+  });
+  return suite;
+}

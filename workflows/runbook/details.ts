@@ -1,0 +1,74 @@
+import type { RunbookStatus, Step, StepState, Waiting } from '../contracts';
+
+const MARK: Record<StepState, string> = {
+  pending: '○',
+  running: '◐',
+  waiting: '⏸',
+  done: '✔',
+  skipped: '–',
+  failed: '✘',
+  compensated: '↺',
+};
+
+function clock(iso: string | undefined): string {
+  return iso ? iso.slice(11, 19) : '';
+}
+
+function seconds(from: string, to: string): string {
+  return `${((Date.parse(to) - Date.parse(from)) / 1000).toFixed(1)} s`;
+}
+
+function stepLine(step: Step): string {
+  const when = step.startedAt
+    ? ` · ${clock(step.startedAt)}${step.endedAt ? ` → ${clock(step.endedAt)} (${seconds(step.startedAt, step.endedAt)})` : ''}`
+    : '';
+  return `- ${MARK[step.state]} **${step.name}** ${step.state}${when}${step.note ? ` · ${step.note}` : ''}`;
+}
+
+/** The exact Update to send from the Web UI for one action: name `decide` and this JSON input. */
+export function decisionInput(waiting: Waiting, action: string): string {
+  return JSON.stringify({ action, by: 'your-name', evidence: waiting.evidence, comment: '' });
+}
+
+function waitingSection(id: string, waiting: Waiting): string[] {
+  return [
+    `### ⏸ Waiting at ${waiting.gate} (${waiting.verdict}) since ${clock(waiting.since)} UTC`,
+    '',
+    waiting.reason,
+    '',
+    `Evidence \`${waiting.evidence}\`${waiting.reminders > 0 ? ` · reminders sent: ${waiting.reminders} (${waiting.lastReminder ?? ''})` : ''}`,
+    ...waiting.facts.map((fact) => `- ${fact}`),
+    '',
+    `To decide from this page: **⋮ → Send an Update**, Update name \`decide\`, and one of these inputs (put your name in \`by\`):`,
+    '',
+    ...waiting.actions.flatMap((action) => [
+      `- ${action}:`,
+      '',
+      `  \`${decisionInput(waiting, action)}\``,
+      '',
+    ]),
+    `From a terminal: \`mesh runbook decide ${id} <action> --evidence ${waiting.evidence}\`.`,
+  ];
+}
+
+/** The runbook's current details for the Web UI: what it waits on and how to answer, then the checklist. */
+export function renderDetails(status: RunbookStatus): string {
+  const lines = [
+    `**${status.kind}** of **${status.module}** on **${status.node}** · started by ${status.startedBy} · phase **${status.phase}**`,
+    '',
+    ...(status.waiting ? [...waitingSection(status.id, status.waiting), ''] : []),
+    ...(status.outcome ? [`Outcome: ${status.outcome}`, ''] : []),
+    '### Steps',
+    ...status.steps.map(stepLine),
+  ];
+  if (status.decisions.length + status.refused.length > 0) {
+    lines.push('', '### Decisions');
+    for (const d of status.decisions)
+      lines.push(
+        `- ${d.action} at ${d.gate} by ${d.by}, ${clock(d.at)} UTC, evidence ${d.evidence ?? '-'}${d.comment ? ` — “${d.comment}”` : ''}`,
+      );
+    for (const r of status.refused)
+      lines.push(`- refused: ${r.action} at ${r.gate} by ${r.by}, ${clock(r.at)} UTC — ${r.refusal}`);
+  }
+  return lines.join('\n');
+}
