@@ -21,8 +21,13 @@ export interface EdgeFlipSuite {
   }): Promise<{ node: string; handle: WorkflowHandle }>;
 }
 
-/** Registers before/after hooks for a describe block: a LocalWorld, a worker with `extra` deps, cleanup. */
-export function edgeFlipSuite(extra: Partial<ActivityDeps> = {}): EdgeFlipSuite {
+/**
+ * Registers before/after hooks for a describe block: a LocalWorld, a worker with `extra` deps (a function is
+ * called in the hook, after earlier hooks ran), cleanup.
+ */
+export function edgeFlipSuite(
+  extra: Partial<ActivityDeps> | (() => Partial<ActivityDeps>) = {},
+): EdgeFlipSuite {
   const handles: WorkflowHandle[] = [];
   const suite = {
     async start(options: { leftovers?: boolean; startedBy?: string } = {}) {
@@ -55,7 +60,11 @@ export function edgeFlipSuite(extra: Partial<ActivityDeps> = {}): EdgeFlipSuite 
 
   before(async () => {
     suite.world = await LocalWorld.create();
-    suite.worker = await startTestWorker({ mesh: suite.world.mesh, dockerFor: dockerResolver({}), ...extra });
+    suite.worker = await startTestWorker({
+      mesh: suite.world.mesh,
+      dockerFor: dockerResolver({}),
+      ...(typeof extra === 'function' ? extra() : extra),
+    });
   });
   afterEach(() => terminateOpen(handles));
   after(async () => {

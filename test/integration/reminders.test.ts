@@ -1,0 +1,135 @@
+import assert from 'node:assert/strict';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { after, before, describe, it } from 'node:test';
+import { setTimeout as delay } from 'node:timers/promises';
+import { webhookNotifier, type Reminder } from '../../activities/runbook/notifier';
+import { statusQuery } from '../../workflows/contracts';
+import { RunbookPolicy } from '../../workflows/policy';
+import { edgeFlipSuite } from '../support/edge-flip-suite';
+import { decide, statusWhen, waitingAt } from '../support/runbooks';
+
+/** A real HTTP server standing in for the operators' chat webhook: records each POST and when it came. */
+class WebhookReceiver {
+  readonly received: { at: number; body: Reminder }[] = [];
+  answer = 200;
+  private server: Server | undefined;
+
+  async listen(): Promise<string> {
+    this.server = createServer((request, response) => {
+      let body = '';
+      request.on('data', (chunk: Buffer) => (body += chunk.toString()));
+      request.on('end', () => {
+        this.received.push({ at: Date.now(), body: JSON.parse(body) as Reminder });
+        response.writeHead(this.answer).end();
+      });
+    });
+    await new Promise<void>((resolve) => this.server?.listen(0, '127.0.0.1', resolve));
+    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}/hooks/runbooks`;
+  }
+
+  async until(count: number, timeoutMs = 20_000): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    while (this.received.length < count) {
+      if (Date.now() > deadline) assert.fail(`${this.received.length} of ${count} reminders arrived`);
+      await delay(100);
+    }
+  }
+
+  close(): Promise<void> {
+    return new Promise((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
+  }
+}
+
+const AFTER_MS = 1_500;
+const EVERY_MS = 1_000;
+const receiver = new WebhookReceiver();
+let url = '';
+
+describe('a waiting gate reminds the operators through the webhook notifier, and never moves on by itself', () => {
+  before(async () => {
+    url = await receiver.listen();
+  });
+  after(() => receiver.close());
+
+  const suite = edgeFlipSuite(() => ({
+    policy: RunbookPolicy.parse({ reminders: { afterMs: AFTER_MS, everyMs: EVERY_MS } }),
+    notifier: webhookNotifier({ url, headers: {}, timeoutMs: 5_000 }),
+  }));
+
+  it('reminds after the deadline, then at the interval, with runbook, gate and sentence; stops once decided', async () => {
+    receiver.received.length = 0;
+    const { handle } = await suite.start();
+    const waiting = await statusWhen(handle, waitingAt('approve-stop-predecessor'));
+    await receiver.until(3);
+    const [first, second, third] = receiver.received;
+    assert.ok(first && second && third);
+    const since = Date.parse(waiting.waiting?.since ?? '');
+    assert.ok(
+      first.at - since >= AFTER_MS * 0.9,
+      `first reminder ${first.at - since} ms after the wait began`,
+    );
+    for (const [earlier, later] of [
+      [first, second],
+      [second, third],
+    ] as const) {
+      const gap = later.at - earlier.at;
+      assert.ok(
+        gap >= EVERY_MS * 0.9 && gap < EVERY_MS + 3_000,
+        `reminders ${gap} ms apart, configured ${EVERY_MS}`,
+      );
+    }
+    assert.deepEqual(
+      receiver.received.slice(0, 3).map((r) => r.body.reminder),
+      [1, 2, 3],
+    );
+    assert.deepEqual(
+      { ...first.body, reminder: 1 },
+      {
+        runbookId: handle.workflowId,
+        gate: 'approve-stop-predecessor',
+        sentence: waiting.waiting?.reason,
+        actions: ['approve', 'abort'],
+        evidence: waiting.waiting?.evidence,
+        waitingSince: waiting.waiting?.since,
+        reminder: 1,
+      },
+    );
+    const counted = await handle.query(statusQuery);
+    assert.equal(counted.phase, 'waiting', 'reminding never moves the runbook on');
+    assert.ok((counted.waiting?.reminders ?? 0) >= 3);
+    assert.match(
+      counted.waiting?.lastReminder ?? '',
+      /^sent to webhook http:\/\/127\.0\.0\.1:\d+\/hooks\/runbooks$/,
+    );
+
+    await decide(handle, 'approve', undefined, 'bob');
+    await statusWhen(handle, (s) => s.phase === 'completed');
+    const afterDecision = receiver.received.length;
+    await delay(EVERY_MS * 2.5);
+    assert.equal(receiver.received.length, afterDecision, 'no reminder after the decision');
+  });
+
+  it('a webhook that fails is shown as the last reminder; the gate still waits and still takes a decision', async () => {
+    receiver.received.length = 0;
+    receiver.answer = 500;
+    try {
+      const { handle } = await suite.start();
+      await statusWhen(handle, waitingAt('approve-stop-predecessor'));
+      const failed = await statusWhen(
+        handle,
+        (s) => (s.waiting?.lastReminder ?? '').startsWith('failed'),
+        20_000,
+      );
+      assert.match(
+        failed.waiting?.lastReminder ?? '',
+        /^failed: the webhook at http:\/\/127\.0\.0\.1:\d+ answered 500$/,
+      );
+      assert.equal(failed.phase, 'waiting');
+      await decide(handle, 'approve', undefined, 'bob');
+      await statusWhen(handle, (s) => s.phase === 'completed');
+    } finally {
+      receiver.answer = 200;
+    }
+  });
+});

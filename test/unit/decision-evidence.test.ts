@@ -1,0 +1,126 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { RunbookPolicy, policyRefusal } from '../../workflows/policy';
+import { decisionInput, renderDetails } from '../../workflows/runbook/details';
+import { evidenceChange, evidenceHash, type Evidence } from '../../workflows/runbook/evidence';
+import type { RunbookStatus } from '../../workflows/contracts';
+
+const held: Evidence = {
+  gate: 'gate-apply',
+  verdict: 'held',
+  reason: 'route-proxy is assigned to novox but not taken: 6 resources are held.',
+  actions: ['take', 'recheck', 'abort'],
+  facts: ['held: sent 7, applied 1, held 6', 'held route-proxy/dir:config (route-proxy): adopted'],
+};
+
+describe('evidence hash', () => {
+  it('is short, stable for the same evidence and changes with any fact', () => {
+    assert.match(evidenceHash(held), /^[0-9a-f]{10}$/);
+    assert.equal(evidenceHash({ ...held }), evidenceHash(held));
+    assert.notEqual(evidenceHash({ ...held, facts: held.facts.slice(1) }), evidenceHash(held));
+    assert.notEqual(evidenceHash({ ...held, actions: ['take', 'abort'] }), evidenceHash(held));
+  });
+
+  it('says what changed: the facts gone and added at the same gate, or the gate the runbook moved to', () => {
+    const fewer = { ...held, facts: ['held: sent 7, applied 5, held 2'] };
+    assert.equal(
+      evidenceChange(held, fewer),
+      'at gate-apply no longer: held: sent 7, applied 1, held 6; no longer: held route-proxy/dir:config (route-proxy): adopted; now: held: sent 7, applied 5, held 2',
+    );
+    const approval: Evidence = {
+      gate: 'approve-stop-predecessor',
+      verdict: 'approval',
+      reason: 'ok',
+      actions: ['approve'],
+      facts: [],
+    };
+    assert.match(
+      evidenceChange(held, approval),
+      /^it was shown at gate gate-apply \(held: .*\); the runbook now waits at approve-stop-predecessor \(approval\)$/,
+    );
+  });
+});
+
+describe('decision policy', () => {
+  const policy = RunbookPolicy.parse({ approvers: { '*': ['alice', 'bob'], 'gate-apply': ['carol'] } });
+
+  it('four eyes on the destructive gates by default, not on the others', () => {
+    assert.match(policyRefusal(policy, 'approve-stop-predecessor', 'alice', 'alice') ?? '', /four eyes/);
+    assert.match(policyRefusal(policy, 'approve-remove-old-data', 'bob', 'bob') ?? '', /four eyes/);
+    assert.equal(policyRefusal(policy, 'approve-stop-predecessor', 'bob', 'alice'), undefined);
+    assert.equal(policyRefusal(RunbookPolicy.parse({}), 'gate-apply', 'alice', 'alice'), undefined);
+  });
+
+  it('a gate listed names its approvers; * covers every other gate', () => {
+    assert.equal(policyRefusal(policy, 'gate-apply', 'carol', 'alice'), undefined);
+    assert.equal(
+      policyRefusal(policy, 'gate-apply', 'bob', 'alice'),
+      'bob may not decide at gate-apply; the policy allows carol.',
+    );
+    assert.equal(
+      policyRefusal(policy, 'verify-copy', 'dave', 'alice'),
+      'dave may not decide at verify-copy; the policy allows alice, bob.',
+    );
+  });
+});
+
+describe('current details for the Web UI', () => {
+  const status: RunbookStatus = {
+    id: 'runbook-novox',
+    kind: 'edge-flip',
+    node: 'novox',
+    module: 'route-proxy',
+    startedBy: 'alice',
+    phase: 'waiting',
+    waiting: {
+      ...held,
+      evidence: evidenceHash(held),
+      since: '2026-11-29T10:00:00.000Z',
+      reminders: 2,
+      lastReminder: 'sent to webhook https://chat/hook',
+    },
+    steps: [
+      {
+        name: 'preflight',
+        state: 'done',
+        startedAt: '2026-11-29T09:59:58.000Z',
+        endedAt: '2026-11-29T09:59:59.500Z',
+        note: 'caddy serves 3 name(s)',
+      },
+      { name: 'gate-apply', state: 'waiting', startedAt: '2026-11-29T09:59:59.600Z' },
+      { name: 'take', state: 'pending' },
+    ],
+    decisions: [],
+    refused: [
+      {
+        gate: 'gate-apply',
+        action: 'take',
+        by: 'mallory',
+        at: '2026-11-29T10:01:00.000Z',
+        refusal: 'mallory may not decide at gate-apply; the policy allows carol.',
+      },
+    ],
+  };
+
+  it('show the sentence, the evidence, how to send each action from the UI, the checklist and refusals', () => {
+    const details = renderDetails(status);
+    for (const expected of [
+      held.reason,
+      `Evidence \`${evidenceHash(held)}\` · reminders sent: 2 (sent to webhook https://chat/hook)`,
+      '- held route-proxy/dir:config (route-proxy): adopted',
+      'Update name `decide`',
+      `\`${decisionInput(status.waiting!, 'take')}\``,
+      '- ✔ **preflight** done · 09:59:58 → 09:59:59 (1.5 s) · caddy serves 3 name(s)',
+      '- ⏸ **gate-apply** waiting · 09:59:59',
+      '- refused: take at gate-apply by mallory, 10:01:00 UTC — mallory may not decide at gate-apply; the policy allows carol.',
+      `mesh runbook decide runbook-novox <action> --evidence ${evidenceHash(held)}`,
+    ])
+      assert.ok(details.includes(expected), `details lack: ${expected}\n---\n${details}`);
+    assert.deepEqual(JSON.parse(decisionInput(status.waiting!, 'take')), {
+      action: 'take',
+      by: 'your-name',
+      evidence: evidenceHash(held),
+      comment: '',
+    });
+  });
+});
