@@ -13,6 +13,8 @@ import { decide, freePort, statusWhen, waitingAt } from '../test/support/runbook
 import { createRunbookWorker } from '../worker/create-worker';
 import { devServerExecutable } from '../worker/temporal-binary';
 import { workflowsFromSource } from '../worker/workflow-code';
+import { RunbookPolicy } from '../workflows/policy';
+import { MESH_SEARCH_ATTRIBUTES } from '../workflows/search-attributes';
 import { runbookWorkflowId, type EdgeFlipInputArg, type RunbookStatus } from '../workflows/contracts';
 
 /**
@@ -45,6 +47,9 @@ interface Story {
   drive(client: Client, workflowId: string): Promise<void>;
 }
 
+/** Reminders within a second, so the recorded waits hold reminder timers and activities too. */
+const REMINDING_SOON = RunbookPolicy.parse({ reminders: { afterMs: 1_000, everyMs: 1_000 } });
+
 const STORIES: Story[] = [
   {
     file: 'edge-flip-happy.json',
@@ -66,6 +71,9 @@ const STORIES: Story[] = [
       if (held.waiting?.verdict !== 'held') throw new Error(`expected a hold, got ${held.waiting?.verdict}`);
       await decide(handle, 'take', undefined, 'recorder');
       await statusWhen(handle, waitingAt('approve-stop-predecessor'), 120_000);
+      await statusWhen(handle, (s) => (s.waiting?.reminders ?? 0) >= 2, 120_000);
+      // Refused (four eyes) and kept on record: the replay covers a refusal too.
+      await decide(handle, 'approve', undefined, 'recorder').catch(() => undefined);
       await decide(handle, 'approve', undefined, 'reviewer');
     },
   },
@@ -119,12 +127,14 @@ async function main(): Promise<void> {
   await removeContainers(engine);
   const stateDir = await mkdtemp(join(tmpdir(), 'mesh-record-'));
   const mesh = new LocalMesh({ stateDir, engine });
-  const env = await TestWorkflowEnvironment.createLocal({ server: { executable: devServerExecutable() } });
+  const env = await TestWorkflowEnvironment.createLocal({
+    server: { executable: devServerExecutable(), searchAttributes: MESH_SEARCH_ATTRIBUTES },
+  });
   try {
     const worker = await createRunbookWorker({
       connection: env.nativeConnection,
       namespace: env.namespace ?? 'default',
-      deps: { mesh, dockerFor: dockerResolver({}) },
+      deps: { mesh, dockerFor: dockerResolver({}), policy: REMINDING_SOON },
       taskQueue: TASK_QUEUE,
       identity: 'record-histories',
     });

@@ -56,26 +56,27 @@ describe('edge-flip replays its committed histories', () => {
     });
   });
 
-  it('happy path (approve) replays against the current workflow code', async () => {
-    const history = readHistory('edge-flip-happy.json');
-    const activities = activityTypes(history);
-    assert.ok(activities.includes('stopModuleContainers'), 'the recording reaches the stop');
-    assert.ok(!activities.includes('takeModule'));
-    assert.equal(acceptedUpdates(history), 1);
-    await Worker.runReplayHistory(current(), history, workflowIdOf(history));
-  });
+  const RECORDINGS = [
+    { file: 'edge-flip-happy.before-operator-ui.json', takes: false, updates: 1 },
+    { file: 'edge-flip-incident-take.before-operator-ui.json', takes: true, updates: 2 },
+    { file: 'edge-flip-happy.json', takes: false, updates: 1 },
+    // take, an approval refused by four eyes (on record), the approval by another operator
+    { file: 'edge-flip-incident-take.json', takes: true, updates: 3 },
+  ];
 
-  it('incident (held → take → approve) replays against the current workflow code', async () => {
-    const history = readHistory('edge-flip-incident-take.json');
-    const activities = activityTypes(history);
-    assert.ok(activities.includes('takeModule'), 'the recording takes the held data');
-    assert.ok(activities.includes('stopModuleContainers'), 'the recording reaches the stop');
-    assert.equal(acceptedUpdates(history), 2);
-    await Worker.runReplayHistory(current(), history, workflowIdOf(history));
-  });
+  for (const { file, takes, updates } of RECORDINGS) {
+    it(`${file} (${takes ? 'held → take → approve' : 'approve'}) replays against the current workflow code`, async () => {
+      const history = readHistory(file);
+      const activities = activityTypes(history);
+      assert.ok(activities.includes('stopModuleContainers'), 'the recording reaches the stop');
+      assert.equal(activities.includes('takeModule'), takes);
+      assert.equal(acceptedUpdates(history), updates);
+      await Worker.runReplayHistory(current(), history, workflowIdOf(history));
+    });
+  }
 
   it('a workflow with one step added before preflight fails replay with a DeterminismViolationError', async () => {
-    const history = readHistory('edge-flip-happy.json');
+    const history = readHistory('edge-flip-happy.before-operator-ui.json');
     const broken = workflowsFromSource(require.resolve('../fixtures/broken-workflows'));
     await assert.rejects(Worker.runReplayHistory(broken, history, workflowIdOf(history)), (error) => {
       assert.ok(error instanceof DeterminismViolationError, `not a DeterminismViolationError: ${error}`);

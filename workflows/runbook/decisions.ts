@@ -56,9 +56,10 @@ export class Decisions {
   private pending: RecordedDecision | undefined;
   private readonly shown = new Map<string, Evidence>();
 
+  /** `policy` undefined: a runbook from before evidence and policy, replayed as it ran (no checks, no reminders). */
   constructor(
     private readonly progress: Progress,
-    private readonly policy: RunbookPolicy,
+    private readonly policy: RunbookPolicy | undefined,
   ) {
     setHandler(
       decideUpdate,
@@ -66,7 +67,8 @@ export class Decisions {
         const decision = Decision.parse(input);
         const waiting = this.progress.status.waiting as Waiting;
         const recorded = { ...decision, gate: waiting.gate, at: new Date().toISOString() };
-        const why = refusal(waiting, decision, this.shown, this.policy, this.progress.status.startedBy);
+        const why =
+          this.policy && refusal(waiting, decision, this.shown, this.policy, this.progress.status.startedBy);
         if (why) {
           this.progress.refuse({ ...recorded, refusal: why });
           reject(why);
@@ -97,20 +99,22 @@ export class Decisions {
     const waiting = this.progress.waitFor(request);
     this.shown.set(waiting.evidence, waiting);
     this.pending = undefined;
-    const { afterMs, everyMs } = this.policy.reminders;
-    let quiet = afterMs;
-    while (
-      !(await condition(() => this.pending !== undefined, quiet, {
-        summary: `remind if still waiting at ${waiting.gate}`,
-      }))
-    ) {
-      await this.remind(waiting);
-      quiet = everyMs;
-    }
+    await this.untilDecided(waiting);
     const decision = this.pending as unknown as RecordedDecision;
     this.pending = undefined;
     this.progress.resume(decision);
     return decision;
+  }
+
+  private async untilDecided(waiting: Waiting): Promise<void> {
+    const decided = () => this.pending !== undefined;
+    if (!this.policy) return condition(decided);
+    const summary = `remind the operators if still waiting at ${waiting.gate}`;
+    let quiet = this.policy.reminders.afterMs;
+    while (!(await condition(decided, quiet, { summary }))) {
+      await this.remind(waiting);
+      quiet = this.policy.reminders.everyMs;
+    }
   }
 
   private async remind(waiting: Waiting): Promise<void> {

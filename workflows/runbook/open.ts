@@ -1,4 +1,4 @@
-import { setCurrentDetails, setHandler, workflowInfo } from '@temporalio/workflow';
+import { patched, setCurrentDetails, setHandler, workflowInfo } from '@temporalio/workflow';
 import { statusQuery, type RunbookKind } from '../contracts';
 import { RunbookPolicy } from '../policy';
 import { act } from './activities';
@@ -19,12 +19,14 @@ export async function openRunbook(
 ) {
   const progress = new Progress({ id: workflowInfo().workflowId, ...identity }, plan);
   setHandler(statusQuery, () => progress.status);
-  const searchAttributes = searchAttributePublisher();
+  // Runbooks started before decisions carried evidence replay without policy, reminders or search attributes.
+  const operatorUi = patched('operator-ui');
+  const searchAttributes = operatorUi ? searchAttributePublisher() : () => undefined;
   progress.onChange((status) => {
     searchAttributes(status);
     setCurrentDetails(renderDetails(status));
   });
-  const policy = RunbookPolicy.parse(await act.runbookPolicy());
+  const policy = operatorUi ? RunbookPolicy.parse(await act.runbookPolicy()) : undefined;
   const decisions = new Decisions(progress, policy);
   const undo = new Compensations(progress);
   const run = <T>(name: string, fn: () => Promise<T>, note?: (result: T) => string) =>
