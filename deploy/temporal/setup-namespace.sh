@@ -1,0 +1,33 @@
+#!/bin/sh
+# One-shot (temporalio/admin-tools): the runbooks' namespace and their search attributes, all Keyword
+# (workflows/search-attributes.ts; test/integration/compose.test.ts checks that both lists agree).
+# Idempotent: creates only what is missing, so it runs on every `docker compose up`.
+set -eu
+
+: "${TEMPORAL_ADDRESS:?}"
+NAMESPACE=${TEMPORAL_NAMESPACE:-default}
+RETENTION=${TEMPORAL_NAMESPACE_RETENTION:-720h}
+SEARCH_ATTRIBUTES="MeshNode MeshModule MeshKind MeshPhase MeshWaitingOn"
+
+until temporal operator cluster health --address "$TEMPORAL_ADDRESS" >/dev/null 2>&1; do
+  echo "temporal-setup: waiting for Temporal at $TEMPORAL_ADDRESS"
+  sleep 2
+done
+
+if temporal operator namespace describe --address "$TEMPORAL_ADDRESS" --namespace "$NAMESPACE" >/dev/null 2>&1; then
+  echo "temporal-setup: namespace $NAMESPACE exists"
+else
+  temporal operator namespace create --address "$TEMPORAL_ADDRESS" --namespace "$NAMESPACE" --retention "$RETENTION"
+  echo "temporal-setup: namespace $NAMESPACE created (retention $RETENTION)"
+fi
+
+existing=$(temporal operator search-attribute list --address "$TEMPORAL_ADDRESS" --namespace "$NAMESPACE" --output json)
+for name in $SEARCH_ATTRIBUTES; do
+  if printf '%s' "$existing" | grep -q "\"$name\""; then
+    echo "temporal-setup: search attribute $name exists"
+  else
+    temporal operator search-attribute create --address "$TEMPORAL_ADDRESS" --namespace "$NAMESPACE" \
+      --name "$name" --type Keyword
+    echo "temporal-setup: search attribute $name created (Keyword)"
+  fi
+done
