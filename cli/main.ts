@@ -1,4 +1,5 @@
 import { Command } from 'commander';
+import { registerConfigCommands } from './config-command';
 import { presentError } from './errors';
 import { printError } from './output';
 import { registerLocalCommands } from './local';
@@ -10,6 +11,7 @@ function buildProgram(): Command {
     .showSuggestionAfterError(true)
     .exitOverride()
     .configureOutput({ writeErr: () => undefined });
+  registerConfigCommands(program);
   registerLocalCommands(program);
   registerRunbookCommands(program);
   return program;

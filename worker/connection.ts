@@ -1,12 +1,59 @@
-/** Where the Temporal frontend is: the standard TEMPORAL_* environment, else a local dev server. */
+import { connectionOptionsOf, loadConfig, type MeshConfig, type TemporalConnectionOptions } from '../config';
+import { diagnose, type Diagnosis } from './connection-diagnosis';
+
+/** Where the Temporal frontend is: the config's temporal section (TEMPORAL_* env over the file). */
 export interface TemporalTarget {
   address: string;
   namespace: string;
 }
 
+/** The target and the full options (TLS, API key, metadata) the CLI's client and the worker both connect with. */
+export interface TemporalConnection extends TemporalTarget {
+  options: TemporalConnectionOptions;
+}
+
 export function temporalTarget(env: NodeJS.ProcessEnv = process.env): TemporalTarget {
-  return {
-    address: env.TEMPORAL_ADDRESS || 'localhost:7233',
-    namespace: env.TEMPORAL_NAMESPACE || 'default',
-  };
+  const { address, namespace } = loadConfig({ env }).temporal;
+  return { address, namespace };
+}
+
+export function temporalConnection(config: MeshConfig = loadConfig()): TemporalConnection {
+  const { address, namespace } = config.temporal;
+  return { address, namespace, options: connectionOptionsOf(config.temporal) };
+}
+
+/**
+ * The options to connect to `address`: the configured connection when it is the configured address, else a
+ * plain one (the dev server `mesh runbook dev` started itself on an address of its own).
+ */
+export function connectionOptionsFor(
+  address: string,
+  env: NodeJS.ProcessEnv = process.env,
+): TemporalConnectionOptions {
+  const configured = temporalConnection(loadConfig({ env }));
+  return configured.address === address ? configured.options : { address };
+}
+
+/** A connection to Temporal failed; the message is the diagnosis's sentence and its suggestion. */
+export class TemporalConnectionError extends Error implements Diagnosis {
+  override readonly name = 'TemporalConnectionError';
+  readonly sentence: string;
+  readonly suggestion: string;
+  readonly misconfigured: boolean;
+  constructor(diagnosis: Diagnosis) {
+    super(`${diagnosis.sentence} ${diagnosis.suggestion}`);
+    this.sentence = diagnosis.sentence;
+    this.suggestion = diagnosis.suggestion;
+    this.misconfigured = diagnosis.misconfigured;
+  }
+}
+
+/** Turns the SDK's connect error (client or worker alike) into one sentence with a suggestion. */
+export async function connectionFailure(
+  options: TemporalConnectionOptions,
+  error: unknown,
+): Promise<TemporalConnectionError> {
+  return new TemporalConnectionError(
+    await diagnose(options, error instanceof Error ? error.message : String(error)),
+  );
 }

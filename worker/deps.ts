@@ -1,36 +1,41 @@
 import { readFileSync } from 'node:fs';
 import type { ActivityDeps } from '../activities';
 import { dockerResolver } from '../activities/docker/endpoints';
+import { webhookNotifier, type Notifier, type WebhookConfig } from '../activities/runbook/notifier';
+import { ANY_NODE, loadConfig, redactUrl, type MeshConfig } from '../config';
 import { CommandMesh } from '../mesh/command/adapter';
 import { loadCommandMeshConfig } from '../mesh/command/config';
-import { LocalMesh, resolveLocalStateDir } from '../mesh/local';
+import { LocalMesh } from '../mesh/local';
 import type { MeshPort } from '../mesh/port';
 
-/**
- * The worker's dependencies from its environment: MESH_ADAPTER=local (default: the reference mesh in
- * MESH_LOCAL_STATE) or MESH_ADAPTER=command with MESH_COMMAND_CONFIG naming the adapter's JSON config;
- * MESH_DOCKER_ENDPOINTS names a JSON file of per-node Docker endpoints (default: the local socket).
- */
-export function depsFromEnv(env: NodeJS.ProcessEnv = process.env): ActivityDeps {
-  const endpoints = env.MESH_DOCKER_ENDPOINTS ? readJson(env.MESH_DOCKER_ENDPOINTS) : {};
+/** The worker's activity dependencies from the effective config (see config/): mesh, Docker, policy, notifier. */
+export function depsFromConfig(config: MeshConfig): ActivityDeps {
+  const { [ANY_NODE]: fallback, ...nodes } = config.nodes;
   return {
-    mesh: meshFromEnv(env),
-    dockerFor: dockerResolver(endpoints as Parameters<typeof dockerResolver>[0]),
+    mesh: meshOf(config.mesh),
+    dockerFor: dockerResolver({ ...(fallback ? { default: fallback } : {}), nodes }),
+    policy: config.policy,
+    ...(config.notifier ? { notifier: describedWebhook(config.notifier.webhook) } : {}),
   };
 }
 
-function readJson(path: string): unknown {
-  return JSON.parse(readFileSync(path, 'utf8'));
+/**
+ * The same from a process environment: MESH_CONFIG names the config file (none: the environment alone);
+ * MESH_ADAPTER, MESH_COMMAND_CONFIG, MESH_LOCAL_STATE and MESH_DOCKER_ENDPOINTS override it.
+ */
+export function depsFromEnv(env: NodeJS.ProcessEnv = process.env): ActivityDeps {
+  return depsFromConfig(loadConfig({ env }));
 }
 
-function meshFromEnv(env: NodeJS.ProcessEnv): MeshPort {
-  const adapter = env.MESH_ADAPTER || 'local';
-  if (adapter === 'local') return new LocalMesh({ stateDir: resolveLocalStateDir(undefined, env) });
-  if (adapter === 'command') {
-    const path = env.MESH_COMMAND_CONFIG;
-    if (!path)
-      throw new Error('MESH_ADAPTER=command needs MESH_COMMAND_CONFIG, the path of the adapter config');
-    return new CommandMesh(loadCommandMeshConfig(readJson(path)));
-  }
-  throw new Error(`MESH_ADAPTER must be local or command, not ${adapter}`);
+function meshOf(mesh: MeshConfig['mesh']): MeshPort {
+  if (mesh.adapter === 'local') return new LocalMesh({ stateDir: mesh.localState });
+  const raw: unknown =
+    typeof mesh.command === 'string' ? JSON.parse(readFileSync(mesh.command, 'utf8')) : mesh.command;
+  return new CommandMesh(loadCommandMeshConfig(raw));
+}
+
+/** Reminder results name where they went and land in workflow history: never with a token in the URL. */
+function describedWebhook(config: WebhookConfig): Notifier {
+  const notifier = webhookNotifier(config);
+  return { describe: `webhook ${redactUrl(config.url)}`, send: (reminder) => notifier.send(reminder) };
 }

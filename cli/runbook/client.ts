@@ -1,6 +1,13 @@
 import { hostname } from 'node:os';
 import { Client, Connection, WorkflowNotFoundError } from '@temporalio/client';
-import { temporalTarget, type TemporalTarget } from '../../worker/connection';
+import { ConfigError } from '../../config';
+import {
+  connectionFailure,
+  temporalConnection,
+  type TemporalConnection,
+  type TemporalTarget,
+} from '../../worker/connection';
+import { effectiveConfig } from '../config-command';
 import { UsageError } from '../errors';
 import { taskQueueFromEnv } from './options';
 
@@ -20,14 +27,14 @@ export async function withClient<T>(
   run: (rb: RunbookClient) => Promise<T>,
   options: { operator?: string } = {},
 ): Promise<T> {
-  const target = temporalTarget();
+  const { options: connectOptions, ...target } = configuredConnection();
   let connection: Connection;
   try {
-    connection = await Connection.connect({ address: target.address, connectTimeout: 5_000 });
-  } catch {
-    throw new Error(
-      `Cannot reach Temporal at ${target.address}; start one with \`mesh runbook dev\` or set TEMPORAL_ADDRESS.`,
-    );
+    connection = await Connection.connect({ ...connectOptions, connectTimeout: 5_000 });
+  } catch (error) {
+    const failure = await connectionFailure(connectOptions, error);
+    // A config that cannot work is bad input (exit 2); a server that is down is a failure (exit 1).
+    throw failure.misconfigured ? new UsageError(failure.sentence, failure.suggestion) : failure;
   }
   const identity = `${options.operator ?? 'mesh'}@${hostname()} (mesh cli)`;
   const client = new Client({ connection, namespace: target.namespace, identity });
@@ -57,6 +64,16 @@ export async function withClient<T>(
     return await run(rb);
   } finally {
     await connection.close().catch(() => undefined);
+  }
+}
+
+/** The config's Temporal connection, its PEM files read; what is wrong with it is the operator's to fix. */
+function configuredConnection(): TemporalConnection {
+  try {
+    return temporalConnection(effectiveConfig());
+  } catch (error) {
+    if (error instanceof ConfigError) throw new UsageError(error.message, error.suggestion);
+    throw error;
   }
 }
 

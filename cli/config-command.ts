@@ -1,0 +1,59 @@
+import type { Command } from 'commander';
+import { stringify } from 'yaml';
+import { z } from 'zod';
+import type * as Config from '../config';
+import { UsageError } from './errors';
+import { printJson, printLine } from './output';
+
+/* eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on use, like cli/runbook/lazy.ts */
+const config = () => require('../config') as typeof Config;
+
+/** Commands that never read the config (the local mesh's own verbs), so a broken one does not stop them. */
+const WITHOUT_CONFIG = new Set(['local']);
+
+/** The effective config; a bad file or variable is the operator's mistake: one sentence, exit 2. */
+export function effectiveConfig(): Config.MeshConfig {
+  const { ConfigError, loadConfig } = config();
+  try {
+    return loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) throw new UsageError(error.message, error.suggestion);
+    throw error;
+  }
+}
+
+const Input = z.object({ json: z.boolean().default(false) });
+
+/**
+ * The global `--config <file>` (the same as MESH_CONFIG, which it sets for this process and the workers it
+ * starts), a check of the config before any command that uses it runs, and `mesh config`.
+ */
+export function registerConfigCommands(program: Command): void {
+  program.option('--config <file>', 'the mesh config file, YAML or JSON (default: $MESH_CONFIG)');
+  program.hook('preAction', (_program, action) => {
+    const file = program.opts<{ config?: string }>().config;
+    if (file !== undefined) process.env[config().CONFIG_ENV] = file;
+    if (!WITHOUT_CONFIG.has(topLevelName(action))) effectiveConfig();
+  });
+  program
+    .command('config')
+    .description(
+      'print the effective config (the file, then environment overrides) with every secret redacted',
+    )
+    .option('--json', 'print it as JSON')
+    .action((options: object) => {
+      const input = Input.parse({ ...options });
+      const shown = config().redactConfig(effectiveConfig());
+      if (input.json) return printJson(shown);
+      printLine(
+        `# effective mesh config: ${shown.file ?? 'no config file'}, environment overrides applied, secrets redacted`,
+      );
+      process.stdout.write(stringify(shown, { lineWidth: 0 }));
+    });
+}
+
+function topLevelName(command: Command): string {
+  let current = command;
+  while (current.parent?.parent) current = current.parent;
+  return current.name();
+}

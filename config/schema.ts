@@ -1,0 +1,119 @@
+import { z } from 'zod';
+import { DockerEndpoint } from '../activities/docker/endpoints';
+import { WebhookConfig } from '../activities/runbook/notifier';
+import { AbsolutePath, Name } from '../mesh/schemas';
+import { RunbookPolicy } from '../workflows/policy';
+import { Duration } from './duration';
+
+/** `host:port` as gRPC dials it (no scheme): `temporal.example.com:7233`, `10.0.0.5:7233`, `[::1]:7233`. */
+export const HostPort = z
+  .string()
+  .regex(
+    /^(\[[0-9a-fA-F:.]+\]|[^\s:/[\]]+):\d{1,5}$/,
+    'an address like temporal.example.com:7233 (no scheme)',
+  );
+
+const Pem = z.string().includes('-----BEGIN', { message: 'PEM text (-----BEGIN ...)' });
+
+/** Temporal TLS as envconfig names it, in camelCase; each PEM as a file path or inline data. */
+export const TemporalTlsFile = z
+  .strictObject({
+    disabled: z.boolean().optional(),
+    /** The name the server certificate carries, when the address is not it (server name override). */
+    serverName: z.string().min(1).optional(),
+    serverCaCertPath: AbsolutePath.optional(),
+    serverCaCertData: Pem.optional(),
+    clientCertPath: AbsolutePath.optional(),
+    clientCertData: Pem.optional(),
+    clientKeyPath: AbsolutePath.optional(),
+    clientKeyData: Pem.optional(),
+  })
+  .superRefine((tls, ctx) => {
+    for (const pem of ['serverCaCert', 'clientCert', 'clientKey'] as const) {
+      if (tls[`${pem}Path`] !== undefined && tls[`${pem}Data`] !== undefined)
+        ctx.addIssue({
+          code: 'custom',
+          path: [`${pem}Data`],
+          message: `give ${pem}Path or ${pem}Data, not both`,
+        });
+    }
+  });
+export type TemporalTlsFile = z.infer<typeof TemporalTlsFile>;
+
+export const TemporalFile = z.strictObject({
+  address: HostPort.optional(),
+  namespace: z.string().min(1).optional(),
+  apiKey: z.string().min(1).optional(),
+  /** `true`: TLS with the system's CAs; `false`: plain; or the TLS settings. */
+  tls: z.union([z.boolean(), TemporalTlsFile]).optional(),
+  /** Extra gRPC headers sent with every call. */
+  grpcMeta: z.record(z.string().min(1), z.string()).optional(),
+});
+export type TemporalFile = z.infer<typeof TemporalFile>;
+
+export const MeshFile = z.strictObject({
+  adapter: z.enum(['local', 'command']).optional(),
+  /** The local reference mesh's state dir (adapter local). */
+  localState: AbsolutePath.optional(),
+  /** The command adapter's config (adapter command): its JSON file, or the same object inline. */
+  command: z.union([AbsolutePath, z.record(z.string(), z.unknown())]).optional(),
+});
+export type MeshFile = z.infer<typeof MeshFile>;
+
+/** The default for every node not listed; like the policy's approvers. */
+export const ANY_NODE = '*';
+
+const NodeKey = z
+  .string()
+  .refine(
+    (key) => key === ANY_NODE || Name.safeParse(key).success,
+    `a node name, or ${ANY_NODE} for every other node`,
+  );
+
+/** Node name (or `*`) → how the worker reaches that node's Docker engine. */
+export const NodesFile = z.record(NodeKey, DockerEndpoint);
+
+const Reminders = z
+  .strictObject({
+    after: Duration.optional(),
+    every: Duration.optional(),
+    afterMs: z.number().int().positive().optional(),
+    everyMs: z.number().int().positive().optional(),
+  })
+  .superRefine((reminders, ctx) => {
+    for (const [human, ms] of [
+      ['after', 'afterMs'],
+      ['every', 'everyMs'],
+    ] as const) {
+      if (reminders[human] !== undefined && reminders[ms] !== undefined)
+        ctx.addIssue({ code: 'custom', path: [ms], message: `give ${human} or ${ms}, not both` });
+    }
+  })
+  .transform(({ after, every, afterMs, everyMs }) => ({
+    afterMs: after ?? afterMs,
+    everyMs: every ?? everyMs,
+  }));
+
+export const PolicyFile = z
+  .strictObject({
+    approvers: RunbookPolicy.shape.approvers,
+    fourEyes: RunbookPolicy.shape.fourEyes,
+    reminders: Reminders.optional(),
+  })
+  .transform((policy) => RunbookPolicy.parse(policy));
+
+export const NotifierFile = z.strictObject({ webhook: WebhookConfig.strict() });
+
+export const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error'] as const;
+export const LogFile = z.strictObject({ level: z.enum(LOG_LEVELS).default('info') });
+
+/** The mesh config file (YAML or JSON): every section optional; the environment overrides it. */
+export const MeshConfigFile = z.strictObject({
+  temporal: TemporalFile.default({}),
+  mesh: MeshFile.default({}),
+  nodes: NodesFile.default({}),
+  policy: PolicyFile.prefault({}),
+  notifier: NotifierFile.optional(),
+  log: LogFile.prefault({}),
+});
+export type MeshConfigFile = z.output<typeof MeshConfigFile>;
