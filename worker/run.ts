@@ -1,6 +1,10 @@
-import { DefaultLogger, NativeConnection, Runtime, type LogLevel } from '@temporalio/worker';
+import { NativeConnection, Runtime } from '@temporalio/worker';
 import type { ActivityDeps } from '../activities';
+import { loadConfig } from '../config';
+import { connectionFailure, connectionOptionsFor } from './connection';
 import { createRunbookWorker } from './create-worker';
+import { runtimeLogging } from './log-bridge';
+import { logSettings, meshLogger } from './logging';
 
 /** Signals that stop a long-running command gracefully; a second one is ignored while it drains. */
 export const STOP_SIGNALS: readonly NodeJS.Signals[] = ['SIGINT', 'SIGTERM'];
@@ -10,7 +14,8 @@ export const STOP_SIGNALS: readonly NodeJS.Signals[] = ['SIGINT', 'SIGTERM'];
  * switched off so the process decides the order: the worker drains first, then whatever it depends on.
  */
 export function stopOnSignals(): { signal: AbortSignal; dispose(): void } {
-  Runtime.install({ shutdownSignals: [], logger: new DefaultLogger(logLevel()) });
+  const logs = logSettings(loadConfig().log.level);
+  Runtime.install({ shutdownSignals: [], ...runtimeLogging(meshLogger(logs), logs.level) });
   const controller = new AbortController();
   const stop = (name: NodeJS.Signals) => {
     if (!controller.signal.aborted) process.stderr.write(`\n${name}: stopping…\n`);
@@ -21,14 +26,6 @@ export function stopOnSignals(): { signal: AbortSignal; dispose(): void } {
     signal: controller.signal,
     dispose: () => STOP_SIGNALS.forEach((name) => process.off(name, stop)),
   };
-}
-
-const LOG_LEVELS: readonly LogLevel[] = ['TRACE', 'DEBUG', 'INFO', 'WARN', 'ERROR'];
-
-/** MESH_LOG_LEVEL for the worker's own lines (TRACE…ERROR); INFO by default. */
-function logLevel(): LogLevel {
-  const wanted = (process.env.MESH_LOG_LEVEL ?? 'INFO').toUpperCase() as LogLevel;
-  return LOG_LEVELS.includes(wanted) ? wanted : 'INFO';
 }
 
 export interface RunWorkerOptions {
@@ -43,10 +40,9 @@ export interface RunWorkerOptions {
 
 /** Runs the production runbook worker until `signal` aborts, then shuts it down gracefully. */
 export async function runWorker(options: RunWorkerOptions): Promise<void> {
-  const connection = await NativeConnection.connect({ address: options.address }).catch(() => {
-    throw new Error(
-      `Cannot reach Temporal at ${options.address}; start one with \`mesh runbook dev\` or set TEMPORAL_ADDRESS.`,
-    );
+  const connectOptions = connectionOptionsFor(options.address);
+  const connection = await NativeConnection.connect(connectOptions).catch(async (error: unknown) => {
+    throw await connectionFailure(connectOptions, error);
   });
   try {
     const worker = await createRunbookWorker({

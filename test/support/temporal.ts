@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { Client, Connection } from '@temporalio/client';
-import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
+import { DefaultLogger, NativeConnection, Runtime, Worker, type RuntimeOptions } from '@temporalio/worker';
 import { createActivities, type Activities, type ActivityDeps } from '../../activities';
 import { createRunbookWorker } from '../../worker/create-worker';
 import { workflowsFromSource } from '../../worker/workflow-code';
@@ -91,7 +91,11 @@ let runtimeInstalled = false;
 
 /** Worker lifecycle chatter hides test output; warnings and errors still show. */
 function quietRuntime(): void {
-  if (runtimeInstalled) return;
-  Runtime.install({ logger: new DefaultLogger('WARN') });
+  if (!runtimeInstalled) installRuntime({ logger: new DefaultLogger('WARN') });
+}
+
+/** Installs the Runtime (e.g. with a logger the test reads) instead of the quiet one; before any worker. */
+export function installRuntime(options: RuntimeOptions): void {
+  Runtime.install(options);
   runtimeInstalled = true;
 }
