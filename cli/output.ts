@@ -12,9 +12,23 @@ function coloursFor(stream: NodeJS.WriteStream): ReturnType<typeof pc.createColo
 export const colour = coloursFor(process.stdout);
 export const errorColour = coloursFor(process.stderr);
 
+/**
+ * Whether stdout is a terminal that can redraw lines in place (spinners, a live step list). Never under a
+ * pipe, a file, TERM=dumb or CI: there every change is printed once, as a line of its own.
+ */
+export function isLiveTerminal(stream: NodeJS.WriteStream = process.stdout): boolean {
+  const env = process.env;
+  return Boolean(stream.isTTY) && env.TERM !== 'dumb' && !env.CI;
+}
+
 /** Results go to stdout; logs and errors to stderr. */
 export function printJson(value: unknown): void {
   process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+}
+
+/** One JSON object per line, for commands that report as they go (`watch --json`): `jq -c` reads them. */
+export function printJsonLine(value: unknown): void {
+  process.stdout.write(`${JSON.stringify(value)}\n`);
 }
 
 export function printLine(line = ''): void {

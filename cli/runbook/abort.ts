@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { z } from 'zod';
-import { errorColour, printLine } from '../output';
+import { errorColour, printJsonLine, printLine } from '../output';
 import { exitForAbort } from './exit-codes';
 import { operator, resolveRunbookId } from './kinds';
 import { load } from './lazy';
@@ -22,7 +22,10 @@ export function registerAbort(runbook: Command): void {
       '--as <user>',
       'who aborts, recorded as the identity of the cancel request (default: your OS user)',
     )
-    .option('--json', 'print only the final status as JSON')
+    .option(
+      '--json',
+      'print JSON lines as it goes (one per step change or progress); the last is {"event": "end", "how", "exitCode", "status"}',
+    )
     .action(async (id: string, options: object) => {
       const input = parseOptions(Input, { id, ...options }, ['id']);
       const runbookId = resolveRunbookId(input.id);
@@ -39,14 +42,14 @@ export function registerAbort(runbook: Command): void {
           if (described.status.name !== 'RUNNING')
             throw endedRunbook(runbookId, described.status.name, 'abort');
           await orUnknown(runbookId, rb.target, () => handle.cancel());
-          if (!input.json)
-            printLine(`asked ${runbookId} to abort (by ${by}); its compensations run before it ends`);
+          if (input.json) printJsonLine({ event: 'abort-requested', id: runbookId, by });
+          else printLine(`asked ${runbookId} to abort (by ${by}); its compensations run before it ends`);
           if (!(await rb.hasWorker(described.taskQueue).catch(() => true))) {
             process.stderr.write(
               `${errorColour.yellow('note:')} no worker polls task queue ${described.taskQueue}; the abort takes effect when one runs.\n`,
             );
           }
-          const end = await follow(rb, runbookId, { stopWhenWaiting: false, quiet: input.json });
+          const end = await follow(rb, runbookId, { stopWhenWaiting: false, quiet: false, json: input.json });
           concludeFollow(end, input.json, exitForAbort);
         },
         { operator: by },

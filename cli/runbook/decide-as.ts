@@ -6,18 +6,23 @@ export interface CliDecision {
   id: string;
   action: string;
   gate?: string | undefined;
+  evidence?: string | undefined;
   as?: string | undefined;
   comment?: string | undefined;
   json: boolean;
 }
 
-/** Sends one decision for `approve` and `decide`: who is the --as user or the OS user. */
+/**
+ * Sends one decision for `approve` and `decide`: who is the --as user or the OS user; the evidence is
+ * --evidence, else the hash of the gate as the runbook shows it now (printed before it is sent).
+ */
 export async function decideAs(input: CliDecision): Promise<void> {
   const by = operator(input.as);
   const decision: Decision = {
     action: input.action,
     by,
     ...(input.gate ? { gate: input.gate } : {}),
+    ...(input.evidence ? { evidence: input.evidence } : {}),
     ...(input.comment ? { comment: input.comment } : {}),
   };
   const { withClient } = load.client();

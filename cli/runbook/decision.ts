@@ -3,12 +3,13 @@ import {
   WorkflowUpdateFailedError,
   WorkflowUpdateRPCTimeoutOrCancelledError,
 } from '@temporalio/client';
-import { decideUpdate, type Decision } from '../../workflows/contracts';
+import { decideUpdate, type Decision, type Waiting } from '../../workflows/contracts';
 import { UsageError } from '../errors';
 import { printJson, printLine } from '../output';
 import { orUnknown, type RunbookClient } from './client';
-import { observe } from './observe';
-import { decisionLine, renderStatus } from './render';
+import { askStatus, observe } from './observe';
+import { renderStatus } from './render';
+import { decidingOnBlock, decisionLine } from './render-gate';
 
 const UPDATE_MS = 30_000;
 
@@ -20,9 +21,20 @@ export function endedRunbook(id: string, how: string, doing: string): UsageError
   );
 }
 
+/** The gate a decision without --evidence is about: the one the runbook waits at, if the decision fits it. */
+export function gateDecidedOn(waiting: Waiting | null | undefined, decision: Decision): Waiting | undefined {
+  if (!waiting) return undefined;
+  if (decision.gate !== undefined && decision.gate !== waiting.gate) return undefined;
+  return waiting.actions.includes(decision.action) ? waiting : undefined;
+}
+
 /**
- * Sends one decision as the runbook's `decide` Update. The runbook's validator is the judge: a decision it
- * does not wait for is refused with its own sentence (exit 2) and changes nothing.
+ * Sends one decision as the runbook's `decide` Update. The runbook is the judge: its validator refuses a
+ * decision that fits no waiting gate, its handler one on stale evidence, by an approver the policy does not
+ * allow, or by the initiator at a four-eyes gate. Either refusal is its own sentence (exit 2).
+ *
+ * Without `decision.evidence`, the hash is the one the runbook shows now; the gate, its sentence, facts
+ * and hash are printed first, so the operator sees what the decision was taken on.
  */
 export async function sendDecision(
   rb: RunbookClient,
@@ -38,14 +50,25 @@ export async function sendDecision(
       `No worker polls task queue ${described.taskQueue}, so ${id} cannot take a decision now; start one with \`mesh runbook worker\` and decide again.`,
     );
   }
+  let decidedOn: Waiting | undefined;
+  let sent = decision;
+  if (decision.evidence === undefined) {
+    const asked = await askStatus(rb, handle, described.taskQueue);
+    if (!asked.status) throw new Error(`${id} cannot take a decision now: ${asked.problem ?? 'no status'}.`);
+    decidedOn = gateDecidedOn(asked.status.waiting, decision);
+    if (decidedOn) {
+      sent = { ...decision, evidence: decidedOn.evidence };
+      if (!json) decidingOnBlock(decision.action, decision.by, decidedOn).forEach((line) => printLine(line));
+    }
+  }
   let recorded;
   try {
-    recorded = await rb.within(UPDATE_MS, () => handle.executeUpdate(decideUpdate, { args: [decision] }));
+    recorded = await rb.within(UPDATE_MS, () => handle.executeUpdate(decideUpdate, { args: [sent] }));
   } catch (error) {
     if (error instanceof WorkflowUpdateFailedError) {
       throw new UsageError(
         error.cause?.message ?? error.message,
-        `See what ${id} waits for with \`mesh runbook status ${id}\`.`,
+        `See what ${id} waits for, and its evidence, with \`mesh runbook status ${id}\`.`,
       );
     }
     if (error instanceof WorkflowUpdateRPCTimeoutOrCancelledError) {
@@ -57,7 +80,7 @@ export async function sendDecision(
     throw error;
   }
   const next = await observe(rb, id);
-  if (json) return printJson({ recorded, status: next.status ?? null });
+  if (json) return printJson({ decidedOn: decidedOn ?? null, recorded, status: next.status ?? null });
   printLine(`recorded: ${decisionLine(recorded)}`);
   if (next.status) renderStatus(next.status, new Date()).forEach((line) => printLine(line));
 }

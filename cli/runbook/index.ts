@@ -4,6 +4,7 @@ import { registerApprove } from './approve';
 import { registerDecide } from './decide';
 import { registerDemo } from './demo';
 import { registerDev } from './dev';
+import { registerHistory } from './history';
 import { registerList } from './list';
 import { registerStart } from './start';
 import { registerStatus } from './status';
@@ -24,6 +25,7 @@ export function registerRunbookCommands(program: Command): void {
   registerStart(runbook);
   registerWatch(runbook);
   registerStatus(runbook);
+  registerHistory(runbook);
   registerList(runbook);
   registerApprove(runbook);
   registerDecide(runbook);

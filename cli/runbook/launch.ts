@@ -1,8 +1,10 @@
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
 import type * as workflows from '../../workflows';
 import { runbookWorkflowId, type RunbookKind } from '../../workflows/contracts';
+import { renderPlan } from '../../workflows/plans';
+import { MESH_KIND, MESH_MODULE, MESH_NODE, MESH_PHASE } from '../../workflows/search-attributes';
 import { UsageError } from '../errors';
-import { errorColour, printJson, printLine } from '../output';
+import { errorColour, printJson, printJsonLine, printLine } from '../output';
 import type { RunbookClient } from './client';
 import { exitForPhase } from './exit-codes';
 import { concludeFollow, follow } from './follow';
@@ -14,9 +16,11 @@ export interface StartRequest<I> {
   /** workflowTypeOf(kind); typed as a workflow the worker registers, so the compiler checks the name. */
   workflowType: keyof typeof workflows;
   node: string;
+  module: string;
   input: I;
   /** One line for the Temporal Web UI's list and the run's page. */
   summary: string;
+  /** The run's parameters, in markdown; the kind's plan follows them in the Web UI's static details. */
   details: string;
   detach: boolean;
   json: boolean;
@@ -36,7 +40,14 @@ export async function startRunbook<I>(rb: RunbookClient, request: StartRequest<I
       workflowIdConflictPolicy: 'FAIL',
       workflowIdReusePolicy: 'ALLOW_DUPLICATE',
       staticSummary: request.summary,
-      staticDetails: request.details,
+      staticDetails: `${request.details}\n\n${renderPlan(request.kind)}`,
+      // Set at the start, so lists filter on them before the runbook's first workflow task upserts its own.
+      typedSearchAttributes: [
+        { key: MESH_NODE, value: request.node },
+        { key: MESH_MODULE, value: request.module },
+        { key: MESH_KIND, value: request.kind },
+        { key: MESH_PHASE, value: 'running' },
+      ],
     });
   } catch (error) {
     if (error instanceof WorkflowExecutionAlreadyStartedError) throw await busy(rb, id, request.node);
@@ -55,8 +66,16 @@ export async function startRunbook<I>(rb: RunbookClient, request: StartRequest<I
     }
     return;
   }
-  if (!request.json) printLine(`started ${id} (${request.kind} on ${request.node})`);
-  const end = await follow(rb, id, { stopWhenWaiting: true, quiet: request.json });
+  if (request.json)
+    printJsonLine({
+      event: 'started',
+      id,
+      kind: request.kind,
+      taskQueue: rb.taskQueue,
+      input: request.input,
+    });
+  else printLine(`started ${id} (${request.kind} on ${request.node})`);
+  const end = await follow(rb, id, { stopWhenWaiting: true, quiet: false, json: request.json });
   concludeFollow(end, request.json, exitForPhase);
 }
 

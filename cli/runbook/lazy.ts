@@ -2,6 +2,8 @@
 import type * as Client from './client';
 import type * as Decision from './decision';
 import type * as Follow from './follow';
+import type * as HistoryRead from './history-read';
+import type * as HistoryRender from './render-history';
 import type * as Launch from './launch';
 import type * as Observe from './observe';
 import type * as Deps from '../../worker/deps';
@@ -17,6 +19,8 @@ export const load = {
   client: () => require('./client') as typeof Client,
   decision: () => require('./decision') as typeof Decision,
   follow: () => require('./follow') as typeof Follow,
+  historyRead: () => require('./history-read') as typeof HistoryRead,
+  historyRender: () => require('./render-history') as typeof HistoryRender,
   launch: () => require('./launch') as typeof Launch,
   observe: () => require('./observe') as typeof Observe,
   workerDeps: () => require('../../worker/deps') as typeof Deps,

@@ -143,6 +143,7 @@ async function rebuilt(
     waiting: null,
     steps: [],
     decisions: [],
+    refused: [],
     ...(ending.outcome !== undefined ? { outcome: ending.outcome } : {}),
   };
 }

@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import { z } from 'zod';
 import { TASK_QUEUE } from '../../workflows/contracts';
 import { UsageError } from '../errors';
 
@@ -30,3 +30,11 @@ export function parseOptions<S extends z.ZodType>(
 export function taskQueueFromEnv(env: NodeJS.ProcessEnv = process.env): string {
   return env.MESH_TASK_QUEUE || env.TASK_QUEUE || TASK_QUEUE;
 }
+
+/** An evidence hash as `status` prints it: hex digits (the runbook's hash is 10 of them). */
+export const EvidenceHash = z
+  .string()
+  .regex(
+    /^[0-9a-f]{6,16}$/,
+    'an evidence hash is hex digits as `mesh runbook status` prints them, e.g. 3f9a1c2b7d',
+  );

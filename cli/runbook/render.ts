@@ -1,17 +1,14 @@
-import type {
-  Phase,
-  RecordedDecision,
-  RunbookStatus,
-  Step,
-  StepState,
-  Waiting,
-} from '../../workflows/contracts';
+import type { Phase, RunbookStatus, Step, StepState } from '../../workflows/contracts';
 import { colour } from '../output';
 import { isTerminal } from './exit-codes';
+import { decisionSections, waitingBlock } from './render-gate';
+import { formatDuration } from './time-format';
+
+export { formatDuration } from './time-format';
 
 /** Pure renderers for runbook status: every function takes `now` so tests pin the clock. */
 
-const SYMBOL: Record<StepState, string> = {
+export const SYMBOL: Record<StepState, string> = {
   pending: colour.dim('·'),
   running: colour.cyan('▶'),
   waiting: colour.yellow('⏸'),
@@ -21,7 +18,7 @@ const SYMBOL: Record<StepState, string> = {
   compensated: colour.magenta('↺'),
 };
 
-const PHASE_COLOUR: Record<Phase, (text: string) => string> = {
+export const PHASE_COLOUR: Record<Phase, (text: string) => string> = {
   running: colour.cyan,
   waiting: colour.yellow,
   completed: colour.green,
@@ -29,16 +26,6 @@ const PHASE_COLOUR: Record<Phase, (text: string) => string> = {
   aborted: colour.red,
   failed: colour.red,
 };
-
-export function formatDuration(ms: number): string {
-  const safe = Math.max(0, ms);
-  if (safe < 10_000) return `${(safe / 1000).toFixed(1)}s`;
-  const seconds = Math.floor(safe / 1000);
-  if (seconds < 60) return `${seconds}s`;
-  const minutes = Math.floor(seconds / 60);
-  if (minutes < 60) return `${minutes}m${String(seconds % 60).padStart(2, '0')}s`;
-  return `${Math.floor(minutes / 60)}h${String(minutes % 60).padStart(2, '0')}m`;
-}
 
 /**
  * How long a step ran: start to end, or start to now while it still runs or waits. Once the runbook has
@@ -50,10 +37,17 @@ export function stepElapsed(step: Step, now: Date, live = true): string | undefi
   return formatDuration(end - Date.parse(step.startedAt));
 }
 
-export function stepLine(step: Step, now: Date, nameWidth = step.name.length, live = true): string {
+/** One step as a checklist line; `symbol` replaces the state's symbol (the live list's spinner). */
+export function stepLine(
+  step: Step,
+  now: Date,
+  nameWidth = step.name.length,
+  live = true,
+  symbol = SYMBOL[step.state],
+): string {
   const elapsed = stepElapsed(step, now, live) ?? '';
   const note = step.note ? `  ${colour.dim(step.note)}` : '';
-  return `${SYMBOL[step.state]} ${step.name.padEnd(nameWidth)}  ${step.state.padEnd(11)} ${elapsed.padStart(6)}${note}`.trimEnd();
+  return `${symbol} ${step.name.padEnd(nameWidth)}  ${step.state.padEnd(11)} ${elapsed.padStart(6)}${note}`.trimEnd();
 }
 
 /** The step the runbook is at: the gate it waits at, else the step that runs, else the last one touched. */
@@ -74,26 +68,6 @@ export function whereItIs(status: RunbookStatus): string {
   return status.phase;
 }
 
-/** The exact command that carries out one action at a gate. */
-export function actionCommand(id: string, gate: string, action: string): string {
-  if (action === 'abort') return `mesh runbook abort ${id}`;
-  if (action === 'approve') return `mesh runbook approve ${id} ${gate}`;
-  return `mesh runbook decide ${id} ${action} --gate ${gate}`;
-}
-
-export function waitingBlock(id: string, waiting: Waiting, now: Date): string[] {
-  const since = formatDuration(now.getTime() - Date.parse(waiting.since));
-  const width = Math.max(...waiting.actions.map((action) => action.length));
-  return [
-    `${colour.yellow('⏸ waiting')} at ${colour.bold(waiting.gate)} (${waiting.verdict}) for ${since}`,
-    `  ${waiting.reason}`,
-    '  what you can do:',
-    ...waiting.actions.map(
-      (action) => `    ${action.padEnd(width)}  ${colour.bold(actionCommand(id, waiting.gate, action))}`,
-    ),
-  ];
-}
-
 export function headerLine(status: RunbookStatus): string {
   return (
     `${colour.bold(status.id)}  ${status.kind} on ${status.node} (module ${status.module}), ` +
@@ -101,26 +75,22 @@ export function headerLine(status: RunbookStatus): string {
   );
 }
 
-export function decisionLine(decision: RecordedDecision): string {
-  const comment = decision.comment ? ` "${decision.comment}"` : '';
-  return `${decision.action} at ${decision.gate} by ${decision.by}, ${decision.at.replace(/\.\d+Z$/, 'Z')}${comment}`;
-}
-
 export function outcomeLine(status: RunbookStatus): string | undefined {
   if (status.outcome === undefined) return undefined;
   return `${PHASE_COLOUR[status.phase](status.phase)}: ${status.outcome}`;
 }
 
-/** The whole status: header, the steps as a checklist, the waiting block, decisions and the outcome. */
+/**
+ * The whole status: header, the steps as a checklist, decisions taken and refused, the waiting block (the
+ * evidence, its hash, reminders, the command for each action) and the outcome.
+ */
 export function renderStatus(status: RunbookStatus, now: Date): string[] {
   const width = Math.max(0, ...status.steps.map((step) => step.name.length));
   const live = !isTerminal(status.phase);
   const lines = [headerLine(status), ...status.steps.map((step) => `  ${stepLine(step, now, width, live)}`)];
   if (status.steps.length === 0)
     lines.push(colour.dim('  (no step details: no worker answered its status query)'));
-  if (status.decisions.length > 0) {
-    lines.push('decisions:', ...status.decisions.map((decision) => `  ${decisionLine(decision)}`));
-  }
+  lines.push(...decisionSections(status.decisions, status.refused));
   if (status.waiting) lines.push(...waitingBlock(status.id, status.waiting, now));
   const outcome = outcomeLine(status);
   if (outcome) lines.push(outcome);

@@ -70,7 +70,10 @@ export function registerStartDataPathMove(start: Command): void {
     )
     .option('--as <user>', 'who starts the runbook (default: your OS user)')
     .option('--detach', 'start it and return; do not follow it')
-    .option('--json', 'print JSON: the started runbook with --detach, else its final status')
+    .option(
+      '--json',
+      'print JSON: the started runbook with --detach, else JSON lines as it goes (the last one has its final status)',
+    )
     .action(async (options: object) => {
       const opts = parseOptions(Options, { ...options });
       const input = dataPathMoveInputFrom(opts, operator(opts.as));
@@ -82,6 +85,7 @@ export function registerStartDataPathMove(start: Command): void {
             kind: 'data-path-move',
             workflowType: workflowTypeOf('data-path-move'),
             node: input.node,
+            module: input.module,
             input,
             summary: `data-path-move on ${input.node}: ${input.module} ${input.from} → ${input.to} (started by ${input.startedBy})`,
             details: [

@@ -38,7 +38,10 @@ export function registerStartEdgeFlip(start: Command): void {
     .option('--expect-status <code>', 'the HTTP status every public name answers with (default 200)')
     .option('--as <user>', 'who starts the runbook (default: your OS user)')
     .option('--detach', 'start it and return; do not follow it')
-    .option('--json', 'print JSON: the started runbook with --detach, else its final status')
+    .option(
+      '--json',
+      'print JSON: the started runbook with --detach, else JSON lines as it goes (the last one has its final status)',
+    )
     .action(async (options: object) => {
       const opts = parseOptions(Options, { ...options });
       const input = edgeFlipInputFrom(opts, operator(opts.as));
@@ -50,6 +53,7 @@ export function registerStartEdgeFlip(start: Command): void {
             kind: 'edge-flip',
             workflowType: workflowTypeOf('edge-flip'),
             node: input.node,
+            module: input.module,
             input,
             summary: `edge-flip on ${input.node}: ${input.predecessor} → ${input.module} (started by ${input.startedBy})`,
             details: [

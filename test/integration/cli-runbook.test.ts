@@ -6,6 +6,8 @@ import { after, before, describe, it } from 'node:test';
 import { promisify } from 'node:util';
 import { Client, Connection, WorkflowNotFoundError } from '@temporalio/client';
 import { RunbookStatus, runbookWorkflowId } from '../../workflows/contracts';
+import { renderPlan } from '../../workflows/plans';
+import { MESH_KIND, MESH_MODULE, MESH_NODE, MESH_PHASE } from '../../workflows/search-attributes';
 import { freePort } from '../support/runbooks';
 import { Scratch } from '../support/scratch';
 
@@ -183,6 +185,15 @@ describe('mesh runbook CLI against a real Temporal dev server (no worker on its 
     const described = await client.workflow.getHandle(id).describe();
     assert.equal(described.type, 'edgeFlip');
     assert.equal(described.taskQueue, env.MESH_TASK_QUEUE);
+    // No worker ran it: what the list and the Web UI show came with the start itself.
+    const attributes = described.typedSearchAttributes;
+    assert.deepEqual(
+      [MESH_NODE, MESH_MODULE, MESH_KIND, MESH_PHASE].map((key) => attributes.get(key)),
+      [name, 'route-proxy', 'edge-flip', 'running'],
+    );
+    const details = (await described.staticDetails()) ?? '';
+    assert.ok(details.includes('**public names:** example.org'), details);
+    assert.ok(details.includes(renderPlan('edge-flip')), details);
 
     assertRefused(
       await mesh(env, 'start', 'edge-flip', '--node', name, ...EDGE, '--detach'),
@@ -203,7 +214,7 @@ describe('mesh runbook CLI against a real Temporal dev server (no worker on its 
     assert.equal(decided.code, 1);
     assert.match(decided.stderr, /No worker polls task queue .*, so .* cannot take a decision now/);
 
-    let listed: { id: string; kind: string; status: string }[] = [];
+    let listed: { id: string; kind: string; status: string; node: string; phase: string }[] = [];
     for (let attempt = 0; attempt < 40 && !listed.some((row) => row.id === id); attempt++) {
       const list = await mesh(env, 'list', '--json');
       assert.equal(list.code, 0, list.stderr);
@@ -211,8 +222,8 @@ describe('mesh runbook CLI against a real Temporal dev server (no worker on its 
       if (!listed.some((row) => row.id === id)) await new Promise((resolve) => setTimeout(resolve, 250));
     }
     assert.deepEqual(
-      listed.map((row) => [row.id, row.kind, row.status]),
-      [[id, 'edge-flip', 'RUNNING']],
+      listed.map((row) => [row.id, row.kind, row.status, row.node, row.phase]),
+      [[id, 'edge-flip', 'RUNNING', name, 'running']],
     );
   });
 });
@@ -267,8 +278,14 @@ describe('mesh runbook dev: its own server and worker, runbooks survive a restar
     const started = await mesh(cli, 'start', 'edge-flip', '--node', name, ...EDGE, '--as', 'alice');
     assert.equal(started.code, 3, started.stderr);
     assert.match(started.stdout, /⏸ waiting at preflight \(failed\)/);
-    assert.ok(started.stdout.includes(`retry  mesh runbook decide ${id} retry --gate preflight`));
-    assert.ok(started.stdout.includes(`abort  mesh runbook abort ${id}`));
+    assert.match(
+      started.stdout,
+      new RegExp(`retry  mesh runbook decide ${id} retry --evidence [0-9a-f]{10}\\n`),
+    );
+    assert.match(
+      started.stdout,
+      new RegExp(`abort  mesh runbook decide ${id} abort --evidence [0-9a-f]{10}\\n`),
+    );
 
     const refused = await mesh(cli, 'decide', name, 'take');
     assertRefused(

@@ -2,16 +2,15 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { RunbookStatus, Step } from '../../workflows/contracts';
 import {
-  actionCommand,
   busySentence,
   changedSteps,
   currentStep,
   formatDuration,
   renderStatus,
   stepElapsed,
-  waitingBlock,
   whereItIs,
 } from '../../cli/runbook/render';
+import { actionCommand, decidingOnBlock, waitingBlock } from '../../cli/runbook/render-gate';
 
 // eslint-disable-next-line no-control-regex
 const plain = (lines: string[]) => lines.map((line) => line.replace(/\u001b\[\d+m/g, ''));
@@ -30,7 +29,10 @@ function waitingAtApproval(): RunbookStatus {
       verdict: 'approval',
       reason: 'route-proxy is verified on novox; approve stops caddy, abort unassigns route-proxy.',
       actions: ['approve', 'abort'],
+      facts: ['probe-successor: 3/3 names answered 200'],
+      evidence: '3f9a1c2b7d',
       since: '2026-09-26T12:07:00.000Z',
+      reminders: 0,
     },
     steps: [
       {
@@ -45,6 +47,7 @@ function waitingAtApproval(): RunbookStatus {
       { name: 'stop-predecessor', state: 'pending' },
     ],
     decisions: [],
+    refused: [],
   };
 }
 
@@ -65,7 +68,7 @@ describe('runbook status rendering', () => {
     assert.equal(stepElapsed(waiting, NOW, false), undefined);
   });
 
-  it('prints the checklist, the waiting block with the exact command for every action', () => {
+  it('prints the checklist, then the waiting block: sentence, facts, evidence hash, reminders, a command per action', () => {
     const lines = plain(renderStatus(waitingAtApproval(), NOW));
     assert.equal(
       lines[0],
@@ -74,11 +77,65 @@ describe('runbook status rendering', () => {
     assert.match(lines[1] ?? '', /^ {2}✓ preflight +done +1\.5s {2}caddy serves 2 name\(s\)$/);
     assert.match(lines[3] ?? '', /⏸ approve-stop-predecessor {2}waiting +3m00s$/);
     assert.deepEqual(lines.slice(5), [
-      '⏸ waiting at approve-stop-predecessor (approval) for 3m00s',
+      '⏸ waiting at approve-stop-predecessor (approval) for 3m00s, since 2026-09-26T12:07:00Z',
       '  route-proxy is verified on novox; approve stops caddy, abort unassigns route-proxy.',
+      '  evidence 3f9a1c2b7d:',
+      '    - probe-successor: 3/3 names answered 200',
+      '  reminders: none sent yet',
       '  what you can do:',
-      '    approve  mesh runbook approve runbook-novox approve-stop-predecessor',
-      '    abort    mesh runbook abort runbook-novox',
+      '    approve  mesh runbook decide runbook-novox approve --evidence 3f9a1c2b7d',
+      '    abort    mesh runbook decide runbook-novox abort --evidence 3f9a1c2b7d',
+    ]);
+  });
+
+  it('counts the reminders sent and says where the last one went', () => {
+    const waiting = { ...waitingAtApproval().waiting!, reminders: 2, lastReminder: 'webhook 204' };
+    const lines = plain(waitingBlock('runbook-novox', waiting, NOW));
+    assert.ok(lines.includes('  reminders: 2 sent, last: webhook 204'), lines.join('\n'));
+  });
+
+  it('lists decisions with approver, time, evidence and comment, and refused attempts with their refusal', () => {
+    const status: RunbookStatus = {
+      ...waitingAtApproval(),
+      decisions: [
+        {
+          gate: 'gate-apply',
+          action: 'take',
+          by: 'bob',
+          at: '2026-09-26T12:03:00.456Z',
+          evidence: '0a1b2c3d4e',
+          comment: 'our leftovers',
+        },
+      ],
+      refused: [
+        {
+          gate: 'approve-stop-predecessor',
+          action: 'approve',
+          by: 'alice',
+          at: '2026-09-26T12:08:00.123Z',
+          evidence: '3f9a1c2b7d',
+          refusal:
+            'alice started this runbook and may not also approve approve-stop-predecessor (four eyes); ask another operator.',
+        },
+      ],
+    };
+    const lines = plain(renderStatus(status, NOW));
+    const at = lines.indexOf('decisions:');
+    assert.deepEqual(lines.slice(at, at + 4), [
+      'decisions:',
+      '  take at gate-apply by bob, 2026-09-26T12:03:00Z, evidence 0a1b2c3d4e "our leftovers"',
+      'refused attempts:',
+      '  approve at approve-stop-predecessor by alice, 2026-09-26T12:08:00Z, evidence 3f9a1c2b7d: refused, alice started this runbook and may not also approve approve-stop-predecessor (four eyes); ask another operator.',
+    ]);
+  });
+
+  it('shows what a decision without --evidence is taken on: action, who, gate, sentence, facts, hash', () => {
+    const lines = plain(decidingOnBlock('approve', 'bob', waitingAtApproval().waiting!));
+    assert.deepEqual(lines, [
+      'deciding approve as bob at approve-stop-predecessor (approval) on evidence 3f9a1c2b7d:',
+      '  route-proxy is verified on novox; approve stops caddy, abort unassigns route-proxy.',
+      '  evidence 3f9a1c2b7d:',
+      '    - probe-successor: 3/3 names answered 200',
     ]);
   });
 
@@ -100,25 +157,24 @@ describe('runbook status rendering', () => {
     };
     const lines = plain(renderStatus(ended, NOW));
     assert.match(lines[0] ?? '', /started by alice: rolled-back$/);
-    assert.ok(lines.includes('  approve at approve-stop-predecessor by bob, 2026-09-26T12:08:00Z "ok"'));
+    assert.ok(
+      lines.includes(
+        '  approve at approve-stop-predecessor by bob, 2026-09-26T12:08:00Z, evidence none "ok"',
+      ),
+    );
     assert.equal(lines.at(-1), 'rolled-back: after stopping caddy, 1 of 2 names failed; rolled back');
     assert.ok(!lines.some((line) => line.includes('what you can do')));
   });
 
-  it('gives the exact command per action: approve names the gate, decide pins it, abort cancels', () => {
+  it('gives the exact command per action: a decision on the evidence hash, abort included', () => {
     assert.equal(
-      actionCommand('runbook-novox', 'gate-apply', 'take'),
-      'mesh runbook decide runbook-novox take --gate gate-apply',
+      actionCommand('runbook-novox', 'take', '0a1b2c3d4e'),
+      'mesh runbook decide runbook-novox take --evidence 0a1b2c3d4e',
     );
     assert.equal(
-      actionCommand('runbook-novox', 'gate-apply', 'retry'),
-      'mesh runbook decide runbook-novox retry --gate gate-apply',
+      actionCommand('runbook-novox', 'abort', '0a1b2c3d4e'),
+      'mesh runbook decide runbook-novox abort --evidence 0a1b2c3d4e',
     );
-    assert.equal(
-      actionCommand('runbook-novox', 'approve-stop-predecessor', 'approve'),
-      'mesh runbook approve runbook-novox approve-stop-predecessor',
-    );
-    assert.equal(actionCommand('runbook-novox', 'gate-apply', 'abort'), 'mesh runbook abort runbook-novox');
     const block = plain(
       waitingBlock(
         'runbook-novox',
@@ -127,15 +183,22 @@ describe('runbook status rendering', () => {
           verdict: 'held',
           reason: 'route-proxy is held.',
           actions: ['take', 'retry', 'abort'],
+          facts: [],
+          evidence: '0a1b2c3d4e',
+          reminders: 0,
           since: NOW.toISOString(),
         },
         NOW,
       ),
     );
-    assert.deepEqual(block.slice(3), [
-      '    take   mesh runbook decide runbook-novox take --gate gate-apply',
-      '    retry  mesh runbook decide runbook-novox retry --gate gate-apply',
-      '    abort  mesh runbook abort runbook-novox',
+    assert.deepEqual(block.slice(2), [
+      '  evidence 0a1b2c3d4e:',
+      '    (no facts recorded)',
+      '  reminders: none sent yet',
+      '  what you can do:',
+      '    take   mesh runbook decide runbook-novox take --evidence 0a1b2c3d4e',
+      '    retry  mesh runbook decide runbook-novox retry --evidence 0a1b2c3d4e',
+      '    abort  mesh runbook decide runbook-novox abort --evidence 0a1b2c3d4e',
     ]);
   });
 

@@ -1,0 +1,72 @@
+import type { RecordedDecision, RefusedDecision, Waiting } from '../../workflows/contracts';
+import { colour } from '../output';
+import { formatDuration, isoSeconds } from './time-format';
+
+/** Pure renderers for a waiting gate and the decisions taken or refused at gates; `now` is passed in. */
+
+/**
+ * The exact command that carries out one action at a gate. Every action, abort too, is a decision that
+ * carries the evidence hash the operator saw, so a gate whose evidence changed meanwhile refuses it.
+ */
+export function actionCommand(id: string, action: string, evidence: string): string {
+  return `mesh runbook decide ${id} ${action} --evidence ${evidence}`;
+}
+
+export function reminderLine(waiting: Waiting): string {
+  if (waiting.reminders === 0) return 'reminders: none sent yet';
+  const last = waiting.lastReminder ? `, last: ${waiting.lastReminder}` : '';
+  return `reminders: ${waiting.reminders} sent${last}`;
+}
+
+/** The sentence, the facts behind it and their hash: what an operator decides on. */
+export function evidenceLines(waiting: Waiting): string[] {
+  return [
+    `  ${waiting.reason}`,
+    `  evidence ${colour.bold(waiting.evidence)}:`,
+    ...(waiting.facts.length > 0
+      ? waiting.facts.map((fact) => `    - ${fact}`)
+      : [colour.dim('    (no facts recorded)')]),
+  ];
+}
+
+export function waitingBlock(id: string, waiting: Waiting, now: Date): string[] {
+  const since = formatDuration(now.getTime() - Date.parse(waiting.since));
+  const width = Math.max(...waiting.actions.map((action) => action.length));
+  return [
+    `${colour.yellow('⏸ waiting')} at ${colour.bold(waiting.gate)} (${waiting.verdict}) for ${since}, since ${isoSeconds(waiting.since)}`,
+    ...evidenceLines(waiting),
+    `  ${reminderLine(waiting)}`,
+    '  what you can do:',
+    ...waiting.actions.map(
+      (action) => `    ${action.padEnd(width)}  ${colour.bold(actionCommand(id, action, waiting.evidence))}`,
+    ),
+  ];
+}
+
+/** What `decide` and `approve` print before they send a decision they took the evidence hash for. */
+export function decidingOnBlock(action: string, by: string, waiting: Waiting): string[] {
+  return [
+    `deciding ${colour.bold(action)} as ${by} at ${colour.bold(waiting.gate)} (${waiting.verdict}) on evidence ${colour.bold(waiting.evidence)}:`,
+    ...evidenceLines(waiting),
+  ];
+}
+
+function commentOf(decision: { comment?: string | undefined }): string {
+  return decision.comment ? ` "${decision.comment}"` : '';
+}
+
+export function decisionLine(decision: RecordedDecision): string {
+  return `${decision.action} at ${decision.gate} by ${decision.by}, ${isoSeconds(decision.at)}, evidence ${decision.evidence ?? 'none'}${commentOf(decision)}`;
+}
+
+export function refusedLine(refused: RefusedDecision): string {
+  return `${refused.action} at ${refused.gate} by ${refused.by}, ${isoSeconds(refused.at)}, evidence ${refused.evidence ?? 'none'}${commentOf(refused)}: ${colour.red('refused')}, ${refused.refusal}`;
+}
+
+/** The decisions taken and the attempts refused, as `status` and `history` list them. */
+export function decisionSections(decisions: RecordedDecision[], refused: RefusedDecision[]): string[] {
+  return [
+    ...(decisions.length > 0 ? ['decisions:', ...decisions.map((d) => `  ${decisionLine(d)}`)] : []),
+    ...(refused.length > 0 ? ['refused attempts:', ...refused.map((r) => `  ${refusedLine(r)}`)] : []),
+  ];
+}

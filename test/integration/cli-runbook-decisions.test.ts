@@ -1,0 +1,304 @@
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { userInfo } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { promisify } from 'node:util';
+import { dockerResolver } from '../../activities/docker/endpoints';
+import type { RunbookHistory } from '../../cli/runbook/history-record';
+import type { RunbookRow } from '../../cli/runbook/list';
+import { seedEdgeScenario } from '../../mesh/local/scenarios/edge-flip-incident';
+import { RunbookStatus, runbookWorkflowId } from '../../workflows/contracts';
+import { LocalWorld } from '../support/local-world';
+import { freePort } from '../support/runbooks';
+import { startTestWorker, type TestWorker } from '../support/temporal';
+
+const MESH = join(__dirname, '..', '..', 'bin', 'mesh.js');
+const run = promisify(execFile);
+/** Who the CLI is without --as: the OS user, who also starts the runbook below. */
+const ME = userInfo().username;
+
+interface Outcome {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+// eslint-disable-next-line no-control-regex
+const plain = (text: string) => text.replace(/\u001b\[\d+m/g, '');
+
+describe('deciding through the CLI: evidence, four eyes, refusals on record, history and list filters', () => {
+  let world: LocalWorld;
+  let worker: TestWorker;
+  let workerStopped = false;
+  const env = { MESH_TASK_QUEUE: `cli-decide-${randomBytes(4).toString('hex')}` };
+
+  async function mesh(...args: string[]): Promise<Outcome> {
+    try {
+      const { stdout, stderr } = await run(MESH, ['runbook', ...args], { env: { ...process.env, ...env } });
+      return { code: 0, stdout: plain(stdout), stderr: plain(stderr) };
+    } catch (error) {
+      const failed = error as { code: number; stdout: string; stderr: string };
+      return { code: failed.code, stdout: plain(failed.stdout), stderr: plain(failed.stderr) };
+    }
+  }
+
+  async function status(node: string): Promise<RunbookStatus> {
+    const outcome = await mesh('status', node, '--json');
+    assert.ok([0, 3, 4, 5].includes(outcome.code), outcome.stderr);
+    return RunbookStatus.parse(JSON.parse(outcome.stdout));
+  }
+
+  /** `list ... --json` until its ids are `expected` (the visibility store lags a moment behind). */
+  async function listed(args: string[], expected: string[]): Promise<RunbookRow[]> {
+    let rows: RunbookRow[] = [];
+    for (let attempt = 0; attempt < 40; attempt++) {
+      const outcome = await mesh('list', ...args, '--json');
+      assert.equal(outcome.code, 0, outcome.stderr);
+      rows = JSON.parse(outcome.stdout) as RunbookRow[];
+      if (JSON.stringify(rows.map((row) => row.id).sort()) === JSON.stringify([...expected].sort())) break;
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+    assert.deepEqual(rows.map((row) => row.id).sort(), [...expected].sort(), `list ${args.join(' ')}`);
+    return rows;
+  }
+
+  before(async () => {
+    world = await LocalWorld.create();
+    worker = await startTestWorker({ mesh: world.mesh, dockerFor: dockerResolver({}) }, env.MESH_TASK_QUEUE);
+  });
+
+  after(async () => {
+    if (!workerStopped) await worker?.stop();
+    await world?.cleanup();
+  });
+
+  it('shows the evidence, refuses stale evidence and the initiator, takes another approver, keeps the record', async () => {
+    const [flipped, idle] = [world.nodeName(), world.nodeName()];
+    const [flipId, idleId] = [runbookWorkflowId(flipped), runbookWorkflowId(idle)];
+
+    // The idle node does not exist in mesh: its runbook waits at preflight, and carol aborts it there.
+    const idleEdge = ['--module', 'route-proxy', '--predecessor', 'caddy', '--public-name', 'a.example.test'];
+    const idleStart = await mesh(
+      'start',
+      'edge-flip',
+      '--node',
+      idle,
+      ...idleEdge,
+      '--public-address',
+      'http://127.0.0.1:9',
+      '--successor-address',
+      'http://127.0.0.1:9',
+      '--as',
+      'carol',
+      '--detach',
+    );
+    assert.equal(idleStart.code, 0, idleStart.stderr);
+
+    const seeded = await seedEdgeScenario(world.mesh, {
+      node: flipped,
+      predecessor: 'caddy',
+      successor: 'route-proxy',
+      publicPort: await freePort(),
+      stagingPort: await freePort(),
+      leftovers: false,
+    });
+    const started = await mesh(
+      'start',
+      'edge-flip',
+      '--node',
+      flipped,
+      '--module',
+      'route-proxy',
+      '--predecessor',
+      'caddy',
+      ...seeded.publicNames.flatMap((name) => ['--public-name', name]),
+      '--public-address',
+      seeded.publicAddress,
+      '--successor-address',
+      seeded.successorAddress,
+      '--successor-marker',
+      seeded.successorMarker,
+    );
+    assert.equal(started.code, 3, started.stderr);
+    assert.match(started.stdout, /⏸ waiting at approve-stop-predecessor \(approval\)/);
+
+    const [waiting, shown] = await Promise.all([status(flipped), mesh('status', flipped)]);
+    const evidence = waiting.waiting?.evidence ?? assert.fail('no evidence hash');
+    assert.match(evidence, /^[0-9a-f]{10}$/);
+    assert.equal(waiting.startedBy, ME);
+
+    assert.equal(shown.code, 3, shown.stderr);
+    assert.ok(shown.stdout.includes(`  evidence ${evidence}:`), shown.stdout);
+    for (const fact of waiting.waiting?.facts ?? []) assert.ok(shown.stdout.includes(`    - ${fact}`), fact);
+    assert.ok(shown.stdout.includes('  reminders: none sent yet'));
+    assert.ok(
+      shown.stdout.includes(`approve  mesh runbook decide ${flipId} approve --evidence ${evidence}`),
+      shown.stdout,
+    );
+
+    // Both runbooks wait; then carol aborts hers at preflight, so exactly one waits.
+    const idleWaiting = await waitFor(
+      () => status(idle),
+      (s) => s.waiting?.gate === 'preflight',
+    );
+    const aborted = await mesh('decide', idle, 'abort', '--as', 'carol');
+    assert.equal(aborted.code, 0, aborted.stderr);
+    assert.ok(aborted.stdout.includes(`on evidence ${idleWaiting.waiting?.evidence}`), aborted.stdout);
+    await waitFor(
+      () => status(idle),
+      (s) => s.phase === 'aborted',
+    );
+
+    // Filters are ANDed into one visibility query; each list is exactly the runbooks it names.
+    const [, rows, , , table] = await Promise.all([
+      listed(['--waiting'], [flipId]),
+      listed(['--node', flipped, '--phase', 'waiting'], [flipId]),
+      listed(['--node', idle, '--phase', 'waiting'], []),
+      listed(['--node', idle, '--phase', 'aborted'], [idleId]),
+      mesh('list', '--waiting'),
+    ]);
+    assert.deepEqual(
+      [rows[0]?.node, rows[0]?.kind, rows[0]?.phase, rows[0]?.waitingOn],
+      [flipped, 'edge-flip', 'waiting', 'approve-stop-predecessor'],
+    );
+    assert.match(
+      table.stdout,
+      new RegExp(`${flipId} +edge-flip +${flipped} +waiting +approve-stop-predecessor`),
+    );
+
+    const stale = await mesh('decide', flipped, 'approve', '--evidence', '0000000000', '--as', 'bob');
+    assert.equal(stale.code, 2, stale.stderr);
+    assert.equal(stale.stdout, '');
+    assert.equal(
+      stale.stderr.split('\n')[0],
+      `error: Evidence 0000000000 is stale: this runbook never showed that evidence. Look again and decide on evidence ${evidence}.`,
+    );
+
+    const mine = await mesh('approve', flipped, 'approve-stop-predecessor');
+    assert.equal(mine.code, 2, mine.stderr);
+    assert.match(
+      mine.stderr.split('\n')[0] ?? '',
+      new RegExp(
+        `^error: ${ME} started this runbook and may not also approve approve-stop-predecessor \\(four eyes\\)`,
+      ),
+    );
+    assert.ok(
+      mine.stdout.startsWith(
+        `deciding approve as ${ME} at approve-stop-predecessor (approval) on evidence ${evidence}:`,
+      ),
+      mine.stdout,
+    );
+
+    const [{ refused }, shownRefused] = await Promise.all([status(flipped), mesh('status', flipped)]);
+    assert.deepEqual(
+      refused.map((r) => [r.by, r.action, r.evidence]),
+      [
+        ['bob', 'approve', '0000000000'],
+        [ME, 'approve', evidence],
+      ],
+    );
+    assert.match(
+      shownRefused.stdout,
+      /refused attempts:\n {2}approve at approve-stop-predecessor by bob, .*: refused, Evidence 0000000000 is stale/,
+    );
+
+    const approved = await mesh(
+      'approve',
+      flipped,
+      'approve-stop-predecessor',
+      '--as',
+      'bob',
+      '--comment',
+      'names verified',
+    );
+    assert.equal(approved.code, 0, approved.stderr);
+    assert.match(
+      approved.stdout,
+      new RegExp(
+        `recorded: approve at approve-stop-predecessor by bob, \\S+Z, evidence ${evidence} "names verified"`,
+      ),
+    );
+
+    const watched = await mesh('watch', flipped, '--json');
+    assert.equal(watched.code, 0, watched.stderr);
+    const events = watched.stdout
+      .trimEnd()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { event: string });
+    const end = events.at(-1) as { event: string; exitCode: number; status: RunbookStatus };
+    assert.deepEqual([end.event, end.exitCode, end.status.phase], ['end', 0, 'completed']);
+
+    // The record outlives the worker: history reads Temporal's event history (and the run's result).
+    await worker.stop();
+    workerStopped = true;
+    const [history, historyJson, idleHistoryJson, ghost] = await Promise.all([
+      mesh('history', flipped),
+      mesh('history', flipped, '--json'),
+      mesh('history', idle, '--json'),
+      mesh('history', world.nodeName()),
+    ]);
+    assert.equal(history.code, 0, history.stderr);
+    assert.match(
+      history.stdout,
+      /^ {2}✓ preflight +done +\d\d:\d\d:\d\d → \d\d:\d\d:\d\d \S+ +\[\d+ activities\]$/m,
+    );
+    assert.match(history.stdout, /^ {2}✓ stop-predecessor +done .*stopped /m);
+    assert.ok(
+      history.stdout.includes(`approve at approve-stop-predecessor by bob, `) &&
+        history.stdout.includes(`evidence ${evidence} "names verified"`),
+      history.stdout,
+    );
+    assert.match(
+      history.stdout,
+      new RegExp(
+        `approve at approve-stop-predecessor by ${ME}, \\S+Z, evidence ${evidence}: refused, ${ME} started this runbook`,
+      ),
+    );
+    assert.match(history.stdout, /^completed at \S+Z: route-proxy serves/m);
+
+    const recorded = JSON.parse(historyJson.stdout) as RunbookHistory;
+    assert.deepEqual(
+      recorded.decisions.map((d) => [d.action, d.by, d.evidence, d.comment]),
+      [['approve', 'bob', evidence, 'names verified']],
+    );
+    assert.deepEqual(
+      recorded.refused.map((r) => [r.by, r.evidence]),
+      [
+        ['bob', '0000000000'],
+        [ME, evidence],
+      ],
+    );
+
+    // A runbook that ended aborted, no worker anywhere: steps from its activities, carol's decision.
+    const idleHistory = JSON.parse(idleHistoryJson.stdout) as RunbookHistory;
+    assert.equal(idleHistory.phase, 'aborted');
+    assert.equal(idleHistory.notesFrom, 'none');
+    assert.ok(idleHistory.steps.some((step) => step.name === 'preflight' && step.activities.length > 0));
+    assert.deepEqual(
+      idleHistory.decisions.map((d) => [d.action, d.by, d.gate]),
+      [['abort', 'carol', 'preflight']],
+    );
+
+    assert.equal(ghost.code, 2);
+    assert.match(
+      ghost.stderr,
+      /^error: There is no runbook runbook-t\w+ on Temporal at .*\nSee the runbooks with `mesh runbook list`/,
+    );
+  });
+});
+
+async function waitFor<T>(
+  look: () => Promise<T>,
+  until: (value: T) => boolean,
+  timeoutMs = 60_000,
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await look();
+    if (until(value)) return value;
+    if (Date.now() > deadline) assert.fail(`timed out; last: ${JSON.stringify(value)}`);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+  }
+}

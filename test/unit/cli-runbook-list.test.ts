@@ -1,0 +1,81 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { WorkflowExecutionInfo } from '@temporalio/client';
+import { TypedSearchAttributes } from '@temporalio/common';
+import { listQuery } from '../../cli/runbook/list-query';
+import { formatRows, rowOf } from '../../cli/runbook/list';
+import { MESH_KIND, MESH_NODE, MESH_PHASE, MESH_WAITING_ON } from '../../workflows/search-attributes';
+
+const BASE = "WorkflowType IN ('edgeFlip', 'dataPathMove') AND TaskQueue = 'mesh-runbook'";
+
+function info(
+  status: string,
+  attributes: { node?: string; phase?: string; waitingOn?: string },
+): WorkflowExecutionInfo {
+  const pairs = [
+    ...(attributes.node ? [{ key: MESH_NODE, value: attributes.node }] : []),
+    { key: MESH_KIND, value: 'edge-flip' },
+    ...(attributes.phase ? [{ key: MESH_PHASE, value: attributes.phase }] : []),
+    ...(attributes.waitingOn ? [{ key: MESH_WAITING_ON, value: attributes.waitingOn }] : []),
+  ];
+  return {
+    type: 'edgeFlip',
+    workflowId: 'runbook-novox',
+    runId: 'r1',
+    taskQueue: 'mesh-runbook',
+    status: { code: 1, name: status },
+    startTime: new Date('2026-09-26T12:00:00.250Z'),
+    typedSearchAttributes: new TypedSearchAttributes(pairs),
+  } as unknown as WorkflowExecutionInfo;
+}
+
+describe('runbook list', () => {
+  it('ANDs the filters into one visibility query on the runbooks search attributes', () => {
+    assert.equal(listQuery('mesh-runbook', {}), BASE);
+    assert.equal(
+      listQuery('mesh-runbook', { node: 'novox', phase: 'waiting' }),
+      `${BASE} AND MeshNode = 'novox' AND MeshPhase = 'waiting' AND ExecutionStatus = 'Running'`,
+    );
+    assert.equal(
+      listQuery('mesh-runbook', { waiting: true }),
+      `${BASE} AND MeshWaitingOn IS NOT NULL AND ExecutionStatus = 'Running'`,
+    );
+    assert.equal(listQuery('mesh-runbook', { phase: 'completed' }), `${BASE} AND MeshPhase = 'completed'`);
+    assert.equal(
+      listQuery('mesh-runbook', { phase: 'failed' }),
+      `${BASE} AND (MeshPhase = 'failed' OR ExecutionStatus IN ('Terminated', 'TimedOut'))`,
+    );
+    assert.equal(
+      listQuery("it's", { node: "a'b" }),
+      "WorkflowType IN ('edgeFlip', 'dataPathMove') AND TaskQueue = 'it\\'s' AND MeshNode = 'a\\'b'",
+    );
+  });
+
+  it('reads node, phase and waiting gate from the search attributes; a run closed from outside is failed', () => {
+    assert.deepEqual(rowOf(info('RUNNING', { node: 'novox', phase: 'waiting', waitingOn: 'gate-apply' })), {
+      id: 'runbook-novox',
+      kind: 'edge-flip',
+      node: 'novox',
+      type: 'edgeFlip',
+      status: 'RUNNING',
+      phase: 'waiting',
+      waitingOn: 'gate-apply',
+      startTime: '2026-09-26T12:00:00.250Z',
+    });
+    const terminated = rowOf(
+      info('TERMINATED', { node: 'novox', phase: 'waiting', waitingOn: 'gate-apply' }),
+    );
+    assert.deepEqual([terminated.phase, terminated.waitingOn], ['failed', undefined]);
+    assert.equal(rowOf(info('COMPLETED', { phase: 'completed' })).node, 'novox', 'node from the id');
+  });
+
+  it('prints a table with node, kind, phase and the gate each waits at', () => {
+    const row = rowOf(info('RUNNING', { node: 'novox', phase: 'waiting', waitingOn: 'gate-apply' }));
+    // eslint-disable-next-line no-control-regex
+    const lines = formatRows([row]).map((line) => line.replace(/\u001b\[\d+m/g, ''));
+    assert.deepEqual(lines, [
+      'ID             KIND       NODE   PHASE    WAITING ON  STARTED               WHERE',
+      'runbook-novox  edge-flip  novox  waiting  gate-apply  2026-09-26 12:00:00Z',
+    ]);
+  });
+});
