@@ -213,7 +213,11 @@ describe('data-path-move refuses bad paths before anything changes', () => {
       const { status } = await closedFailing(handle);
       assert.equal(status.phase, 'aborted', name);
       const scheduled = scheduledActivities(await handle.fetchHistory());
-      assert.deepEqual(scheduled, { preflightMove: 1 }, `${name}: nothing but the preflight ran`);
+      assert.deepEqual(
+        scheduled,
+        { runbookPolicy: 1, preflightMove: 1 },
+        `${name}: nothing but reading the decision policy and the preflight ran`,
+      );
     }
   });
 

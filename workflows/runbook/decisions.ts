@@ -85,7 +85,7 @@ export class Decisions {
           if (why) reject(why);
         },
         description:
-          'Decide at the gate the runbook waits at: {"action": "...", "by": "you", "evidence": "<hash>", "comment": "..."}',
+          'Decide at the gate the runbook waits at, with the input its current details show: action, by, evidence, comment.',
       },
     );
   }

@@ -3,7 +3,7 @@ import type { RunbookStatus, Step, StepState, Waiting } from '../contracts';
 const MARK: Record<StepState, string> = {
   pending: '○',
   running: '◐',
-  waiting: '⏸',
+  waiting: '‖',
   done: '✔',
   skipped: '–',
   failed: '✘',
@@ -32,11 +32,12 @@ export function decisionInput(waiting: Waiting, action: string): string {
 
 function waitingSection(id: string, waiting: Waiting): string[] {
   return [
-    `### ⏸ Waiting at ${waiting.gate} (${waiting.verdict}) since ${clock(waiting.since)} UTC`,
+    `### Waiting at ${waiting.gate} (${waiting.verdict}) since ${clock(waiting.since)} UTC`,
     '',
     waiting.reason,
     '',
     `Evidence \`${waiting.evidence}\`${waiting.reminders > 0 ? ` · reminders sent: ${waiting.reminders} (${waiting.lastReminder ?? ''})` : ''}`,
+    '',
     ...waiting.facts.map((fact) => `- ${fact}`),
     '',
     `To decide from this page: **⋮ → Send an Update**, Update name \`decide\`, and one of these inputs (put your name in \`by\`):`,

@@ -1,5 +1,6 @@
 import { patched, setCurrentDetails, setHandler, workflowInfo } from '@temporalio/workflow';
 import { statusQuery, type RunbookKind } from '../contracts';
+import { logContext } from '../interceptors';
 import { RunbookPolicy } from '../policy';
 import { act } from './activities';
 import { Compensations } from './compensation';
@@ -26,6 +27,7 @@ export async function openRunbook(
     searchAttributes(status);
     setCurrentDetails(renderDetails(status));
   });
+  logContext.step = 'start';
   const policy = operatorUi ? RunbookPolicy.parse(await act.runbookPolicy()) : undefined;
   const decisions = new Decisions(progress, policy);
   const undo = new Compensations(progress);

@@ -58,7 +58,11 @@ export class Progress {
   mark(name: string, state: StepState, note?: string): void {
     const step = this.step(name);
     const now = new Date().toISOString();
-    if (state === 'running' && step.startedAt === undefined) step.startedAt = now;
+    if (state === 'running' && step.state !== 'running') {
+      // A step that runs again (push after take, a gate after recheck) shows its latest run.
+      step.startedAt = now;
+      delete step.endedAt;
+    }
     if (state === 'done' || state === 'failed' || state === 'skipped' || state === 'compensated')
       step.endedAt = now;
     step.state = state;
