@@ -28,7 +28,11 @@ describe('an operator follows and decides an edge flip in the Temporal Web UI (h
   let ui: TemporalWebUi;
 
   before(async () => {
-    ui = await TemporalWebUi.launch({ baseUrl: uiUrl(), failureScreenshotDir: ARTIFACTS, actionTimeoutMs: 60_000 });
+    ui = await TemporalWebUi.launch({
+      baseUrl: uiUrl(),
+      failureScreenshotDir: ARTIFACTS,
+      actionTimeoutMs: 60_000,
+    });
   });
   after(() => ui?.close());
 
