@@ -1,9 +1,7 @@
-import { UsageError } from '../errors';
 import { orUnknown, type RunbookClient } from './client';
 import { readHistory } from './history-events';
 import { buildHistory, type RunbookHistory } from './history-record';
-import { kindList, kindOfWorkflowType } from './kinds';
-import { askStatus } from './observe';
+import { askStatus, describeRunbook } from './observe';
 
 /**
  * A runbook's history from Temporal's event history, which the server keeps whether or not a worker runs
@@ -11,15 +9,7 @@ import { askStatus } from './observe';
  * and a worker, when one polls, answers the status query (of a closed run too, by replaying it).
  */
 export async function readRunbookHistory(rb: RunbookClient, id: string): Promise<RunbookHistory> {
-  const handle = rb.client.workflow.getHandle(id);
-  const described = await orUnknown(id, rb.target, () => rb.within(10_000, () => handle.describe()));
-  const kind = kindOfWorkflowType(described.type);
-  if (kind === undefined) {
-    throw new UsageError(
-      `${id} is a ${described.type} workflow, not a runbook (the kinds are ${kindList()}).`,
-      'See the runbooks with `mesh runbook list`.',
-    );
-  }
+  const { handle, described, kind } = await describeRunbook(rb, id);
   const history = await orUnknown(id, rb.target, () => rb.within(30_000, () => handle.fetchHistory()));
   const facts = readHistory(history.events ?? []);
   if (facts.closed?.result) return buildHistory(id, kind, facts, facts.closed.result, 'result');

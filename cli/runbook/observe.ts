@@ -35,7 +35,8 @@ const QUERY_MS = 5_000;
 
 const StartedInput = z.object({ node: z.string(), module: z.string(), startedBy: z.string() }).partial();
 
-export async function observe(rb: RunbookClient, id: string): Promise<Observation> {
+/** The runbook's handle, its description and kind; an unknown id or a workflow of another kind is exit 2. */
+export async function describeRunbook(rb: RunbookClient, id: string) {
   const handle = rb.client.workflow.getHandle(id);
   const described = await orUnknown(id, rb.target, () => rb.within(10_000, () => handle.describe()));
   const kind = kindOfWorkflowType(described.type);
@@ -45,6 +46,11 @@ export async function observe(rb: RunbookClient, id: string): Promise<Observatio
       'See the runbooks with `mesh runbook list`.',
     );
   }
+  return { handle, described, kind };
+}
+
+export async function observe(rb: RunbookClient, id: string): Promise<Observation> {
+  const { handle, described, kind } = await describeRunbook(rb, id);
   const observation: Observation = {
     id,
     kind,
