@@ -3,9 +3,9 @@ import { z } from 'zod';
 import { checkMovePaths, MovePathError } from '../../activities/data/paths';
 import { DataPathMoveInput, type DataPathMoveInputArg } from '../../workflows/contracts';
 import { UsageError } from '../errors';
-import { operator, workflowTypeOf } from './kinds';
-import { load } from './lazy';
+import { operator } from './kinds';
 import { parseOptions } from './options';
+import { startFromCli } from './start-from-cli';
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
 
@@ -77,26 +77,18 @@ export function registerStartDataPathMove(start: Command): void {
     .action(async (options: object) => {
       const opts = parseOptions(Options, { ...options });
       const input = dataPathMoveInputFrom(opts, operator(opts.as));
-      const { withClient } = load.client();
-      const { startRunbook } = load.launch();
-      await withClient(
-        (rb) =>
-          startRunbook(rb, {
-            kind: 'data-path-move',
-            workflowType: workflowTypeOf('data-path-move'),
-            node: input.node,
-            module: input.module,
-            input,
-            summary: `data-path-move on ${input.node}: ${input.module} ${input.from} → ${input.to} (started by ${input.startedBy})`,
-            details: [
-              `**from:** ${input.from}`,
-              `**to:** ${input.to}`,
-              `**containers:** ${input.containers.join(', ') || 'whatever mounts --from'}`,
-            ].join('\n\n'),
-            detach: opts.detach,
-            json: opts.json,
-          }),
-        { operator: input.startedBy },
+      await startFromCli(
+        'data-path-move',
+        input,
+        {
+          what: `${input.module} ${input.from} → ${input.to}`,
+          parameters: [
+            `**from:** ${input.from}`,
+            `**to:** ${input.to}`,
+            `**containers:** ${input.containers.join(', ') || 'whatever mounts --from'}`,
+          ],
+        },
+        opts,
       );
     });
 }

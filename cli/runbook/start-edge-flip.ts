@@ -1,9 +1,9 @@
 import type { Command } from 'commander';
 import { z } from 'zod';
 import { edgeFlipInputFrom } from './edge-flip-input';
-import { operator, workflowTypeOf } from './kinds';
-import { load } from './lazy';
+import { operator } from './kinds';
 import { parseOptions } from './options';
+import { startFromCli } from './start-from-cli';
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
 
@@ -45,26 +45,18 @@ export function registerStartEdgeFlip(start: Command): void {
     .action(async (options: object) => {
       const opts = parseOptions(Options, { ...options });
       const input = edgeFlipInputFrom(opts, operator(opts.as));
-      const { withClient } = load.client();
-      const { startRunbook } = load.launch();
-      await withClient(
-        (rb) =>
-          startRunbook(rb, {
-            kind: 'edge-flip',
-            workflowType: workflowTypeOf('edge-flip'),
-            node: input.node,
-            module: input.module,
-            input,
-            summary: `edge-flip on ${input.node}: ${input.predecessor} → ${input.module} (started by ${input.startedBy})`,
-            details: [
-              `**public names:** ${input.publicNames.join(', ')}`,
-              `**public address:** ${input.publicAddress}`,
-              `**successor address:** ${input.successorAddress}`,
-            ].join('\n\n'),
-            detach: opts.detach,
-            json: opts.json,
-          }),
-        { operator: input.startedBy },
+      await startFromCli(
+        'edge-flip',
+        input,
+        {
+          what: `${input.predecessor} → ${input.module}`,
+          parameters: [
+            `**public names:** ${input.publicNames.join(', ')}`,
+            `**public address:** ${input.publicAddress}`,
+            `**successor address:** ${input.successorAddress}`,
+          ],
+        },
+        opts,
       );
     });
 }
