@@ -5,12 +5,12 @@ import { after, before, describe, it } from 'node:test';
 import { dockerResolver } from '../../activities/docker/endpoints';
 import { DockerEngine } from '../../docker/engine';
 import { LocalMesh } from '../../mesh/local';
-import { seedEdgeScenario } from '../../mesh/local/scenarios/edge-flip-incident';
-import { runbookWorkflowId, type EdgeFlipInputArg } from '../../workflows/contracts';
+import { runbookWorkflowId } from '../../workflows/contracts';
 import { runtimeLogging } from '../../worker/log-bridge';
 import { meshLogger } from '../../worker/logging';
+import { seededEdgeFlipInput, startEdgeFlip } from '../support/edge-flip-start';
 import { removeNodeContainers } from '../support/docker';
-import { decide, FAST_TIMINGS, freePort, statusWhen, waitingAt } from '../support/runbooks';
+import { decide, statusWhen, waitingAt } from '../support/runbooks';
 import { Scratch } from '../support/scratch';
 import { installRuntime, startTestWorker, type TestWorker } from '../support/temporal';
 
@@ -49,27 +49,8 @@ describe('worker logs: pino JSON with the runbook context, on a real worker and 
     const mesh = new LocalMesh({ stateDir: await scratch.dir() });
     const running = await startTestWorker({ mesh, dockerFor: dockerResolver({}) });
     worker = running;
-    const seeded = await seedEdgeScenario(mesh, {
-      node,
-      predecessor: 'caddy',
-      successor: 'route-proxy',
-      publicPort: await freePort(),
-      stagingPort: await freePort(),
-      leftovers: false,
-    });
-    const input: EdgeFlipInputArg = {
-      node,
-      module: 'route-proxy',
-      predecessor: 'caddy',
-      ...seeded,
-      startedBy: 'alice',
-      timings: FAST_TIMINGS,
-    };
-    const handle = await running.client.workflow.start('edgeFlip', {
-      args: [input],
-      taskQueue: running.taskQueue,
-      workflowId: runbookWorkflowId(node),
-    });
+    const input = await seededEdgeFlipInput(mesh, node);
+    const handle = await startEdgeFlip(running.client, running.taskQueue, input);
     await statusWhen(handle, waitingAt('approve-stop-predecessor'));
     await decide(handle, 'approve', 'approve-stop-predecessor');
     assert.equal((await handle.result()).phase, 'completed');

@@ -6,10 +6,9 @@ import { dockerResolver, type DockerEndpointsConfigInput } from '../../activitie
 import { BASE_IMAGE, DockerEngine, LABEL } from '../../docker/engine';
 import { LocalMesh, runNodeAgent } from '../../mesh/local';
 import { placementOn } from '../../mesh/local/placement';
-import { seedEdgeScenario } from '../../mesh/local/scenarios/edge-flip-incident';
-import { runbookWorkflowId, type EdgeFlipInputArg } from '../../workflows/contracts';
+import { seededEdgeFlipInput, startEdgeFlip } from '../support/edge-flip-start';
 import { removeNodeContainers } from '../support/docker';
-import { decide, FAST_TIMINGS, freePort, statusWhen, waitingAt } from '../support/runbooks';
+import { decide, statusWhen, waitingAt } from '../support/runbooks';
 import { Scratch } from '../support/scratch';
 import { SecondEngine } from '../support/second-engine';
 import { startTestWorker, type TestWorker } from '../support/temporal';
@@ -61,27 +60,8 @@ describe('a second Docker engine as a second node, through a real worker', () =>
   async function edgeFlip(node: string): Promise<string> {
     assert.ok(worker);
     const [predecessor, module] = [`caddy-${node}`, `proxy-${node}`];
-    const seeded = await seedEdgeScenario(mesh, {
-      node,
-      predecessor,
-      successor: module,
-      publicPort: await freePort(),
-      stagingPort: await freePort(),
-      leftovers: false,
-    });
-    const input: EdgeFlipInputArg = {
-      node,
-      module,
-      predecessor,
-      ...seeded,
-      startedBy: 'alice',
-      timings: FAST_TIMINGS,
-    };
-    const handle = await worker.client.workflow.start('edgeFlip', {
-      args: [input],
-      taskQueue: worker.taskQueue,
-      workflowId: runbookWorkflowId(node),
-    });
+    const input = await seededEdgeFlipInput(mesh, node, { predecessor, successor: module });
+    const handle = await startEdgeFlip(worker.client, worker.taskQueue, input);
     await statusWhen(handle, waitingAt('approve-stop-predecessor'));
     await decide(handle, 'approve', 'approve-stop-predecessor');
     return (await handle.result()).phase;

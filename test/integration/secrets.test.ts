@@ -8,10 +8,9 @@ import { after, before, describe, it } from 'node:test';
 import { Client, Connection, type WorkflowHandle } from '@temporalio/client';
 import { stringify } from 'yaml';
 import { connectionOptionsOf, loadConfig } from '../../config';
-import { seedEdgeScenario } from '../../mesh/local/scenarios/edge-flip-incident';
-import { runbookWorkflowId, type EdgeFlipInputArg } from '../../workflows/contracts';
+import { seededEdgeFlipInput, startEdgeFlip } from '../support/edge-flip-start';
 import { LocalWorld } from '../support/local-world';
-import { FAST_TIMINGS, freePort, statusWhen, terminateOpen, waitingAt } from '../support/runbooks';
+import { statusWhen, terminateOpen, waitingAt } from '../support/runbooks';
 import { harnessTarget } from '../support/temporal';
 import { makeCertificates, SERVER_NAME, startTlsTerminator, type TlsTerminator } from '../support/tls';
 import { MeshWorker, meshCli, type Outcome } from '../support/tls-cli';
@@ -118,31 +117,12 @@ describe('secrets in the config stay out of workflow history, worker logs and CL
     worker = MeshWorker.start(env);
     await worker.ready();
 
-    const seeded = await seedEdgeScenario(world.mesh, {
-      node,
-      predecessor: 'caddy',
-      successor: 'route-proxy',
-      publicPort: await freePort(),
-      stagingPort: await freePort(),
-      leftovers: false,
-    });
+    const input = await seededEdgeFlipInput(world.mesh, node);
     connection = await Connection.connect(
       connectionOptionsOf(loadConfig({ file: configPath, env: {} }).temporal),
     );
     const client = new Client({ connection, namespace: harnessTarget().namespace });
-    const input: EdgeFlipInputArg = {
-      node,
-      module: 'route-proxy',
-      predecessor: 'caddy',
-      ...seeded,
-      startedBy: 'alice',
-      timings: FAST_TIMINGS,
-    };
-    const handle = await client.workflow.start('edgeFlip', {
-      args: [input],
-      taskQueue,
-      workflowId: runbookWorkflowId(node),
-    });
+    const handle = await startEdgeFlip(client, taskQueue, input);
     open.push(handle);
 
     await statusWhen(handle, waitingAt('approve-stop-predecessor'), 120_000);

@@ -2,11 +2,9 @@ import { after, afterEach, before } from 'node:test';
 import type { WorkflowHandle } from '@temporalio/client';
 import type { ActivityDeps } from '../../activities';
 import { dockerResolver } from '../../activities/docker/endpoints';
-import { seedEdgeScenario } from '../../mesh/local/scenarios/edge-flip-incident';
-import { runbookWorkflowId, type EdgeFlipInputArg } from '../../workflows/contracts';
-import { renderPlan } from '../../workflows/plans';
 import { LocalWorld } from './local-world';
-import { FAST_TIMINGS, freePort, terminateOpen } from './runbooks';
+import { seededEdgeFlipInput, startEdgeFlip } from './edge-flip-start';
+import { terminateOpen } from './runbooks';
 import { startTestWorker, type TestWorker } from './temporal';
 
 export interface EdgeFlipSuite {
@@ -33,29 +31,8 @@ export function edgeFlipSuite(
   const suite = {
     async start(options: { leftovers?: boolean; startedBy?: string } = {}) {
       const node = suite.world.nodeName();
-      const seeded = await seedEdgeScenario(suite.world.mesh, {
-        node,
-        predecessor: 'caddy',
-        successor: 'route-proxy',
-        publicPort: await freePort(),
-        stagingPort: await freePort(),
-        leftovers: options.leftovers ?? false,
-      });
-      const input: EdgeFlipInputArg = {
-        node,
-        module: 'route-proxy',
-        predecessor: 'caddy',
-        ...seeded,
-        startedBy: options.startedBy ?? 'alice',
-        timings: FAST_TIMINGS,
-      };
-      const handle = await suite.worker.client.workflow.start('edgeFlip', {
-        args: [input],
-        taskQueue: suite.worker.taskQueue,
-        workflowId: runbookWorkflowId(node),
-        staticSummary: `edge-flip on ${node}: caddy → route-proxy (started by ${input.startedBy})`,
-        staticDetails: renderPlan('edge-flip'),
-      });
+      const input = await seededEdgeFlipInput(suite.world.mesh, node, options);
+      const handle = await startEdgeFlip(suite.worker.client, suite.worker.taskQueue, input);
       handles.push(handle);
       return { node, handle };
     },
