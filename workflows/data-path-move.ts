@@ -1,6 +1,12 @@
 import { ApplicationFailure } from '@temporalio/workflow';
 import type { ModuleSpec } from '../mesh/schemas';
-import { DataPathMoveInput, FAILURE, parseInput, type RunbookStatus } from './contracts';
+import {
+  DataPathMoveInput,
+  FAILURE,
+  parseInput,
+  type DataPathMoveInputArg,
+  type RunbookStatus,
+} from './contracts';
 import { act, longAct } from './runbook/activities';
 import { applyGate } from './runbook/apply-gate';
 import { finish } from './runbook/finish';
@@ -22,7 +28,7 @@ export const DATA_PATH_MOVE_PLAN = [
 ] as const;
 
 /** Move a module's data to a new host path; never leave a container silently on the old one. */
-export async function dataPathMove(rawInput: unknown): Promise<RunbookStatus> {
+export async function dataPathMove(rawInput: DataPathMoveInputArg): Promise<RunbookStatus> {
   const input = parseInput(DataPathMoveInput, rawInput);
   const { node, module, from, to, timings } = input;
   const { progress, decisions, undo, ctx, run, push } = await openRunbook(

@@ -1,5 +1,5 @@
 import { ApplicationFailure } from '@temporalio/workflow';
-import { EdgeFlipInput, FAILURE, parseInput, type RunbookStatus } from './contracts';
+import { EdgeFlipInput, FAILURE, parseInput, type EdgeFlipInputArg, type RunbookStatus } from './contracts';
 import { act } from './runbook/activities';
 import { applyGate } from './runbook/apply-gate';
 import { finish } from './runbook/finish';
@@ -21,7 +21,7 @@ export const EDGE_FLIP_PLAN = [
 ] as const;
 
 /** Replace a node's edge proxy with its successor, never stopping the old one before the new one is proven. */
-export async function edgeFlip(rawInput: unknown): Promise<RunbookStatus> {
+export async function edgeFlip(rawInput: EdgeFlipInputArg): Promise<RunbookStatus> {
   const input = parseInput(EdgeFlipInput, rawInput);
   const { node, module, predecessor, timings } = input;
   const { progress, decisions, undo, ctx, run, push } = await openRunbook(

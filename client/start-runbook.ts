@@ -1,0 +1,50 @@
+import type { Client, WorkflowHandle } from '@temporalio/client';
+import type { dataPathMove, edgeFlip } from '../workflows';
+import { runbookWorkflowId, type RunbookKind } from '../workflows/contracts';
+import { renderPlan } from '../workflows/plans';
+import { MESH_KIND, MESH_MODULE, MESH_NODE, MESH_PHASE } from '../workflows/search-attributes';
+import { launchDescription } from './launch-description';
+
+/** A runbook workflow function the worker registers. */
+export type RunbookWorkflow = typeof edgeFlip | typeof dataPathMove;
+
+const KIND_OF: Record<RunbookWorkflow['name'], RunbookKind> = {
+  edgeFlip: 'edge-flip',
+  dataPathMove: 'data-path-move',
+};
+
+export interface StartOptions {
+  taskQueue: string;
+}
+
+/**
+ * The one way a runbook starts, for the CLI, the demo, the history recorder and the tests: started by its
+ * workflow function, under the node's id (a second runbook on the node is refused by Temporal itself:
+ * WorkflowExecutionAlreadyStartedError), with the same summary, details and search attributes everywhere.
+ */
+export async function startRunbook<W extends RunbookWorkflow>(
+  client: Client,
+  workflow: W,
+  input: Parameters<W>[0],
+  options: StartOptions,
+): Promise<WorkflowHandle<W>> {
+  const kind = KIND_OF[workflow.name as RunbookWorkflow['name']];
+  if (!kind) throw new TypeError(`${workflow.name} is not a runbook workflow`);
+  const described = launchDescription(kind, input);
+  return client.workflow.start(workflow, {
+    args: [input] as Parameters<W>,
+    taskQueue: options.taskQueue,
+    workflowId: runbookWorkflowId(input.node),
+    workflowIdConflictPolicy: 'FAIL',
+    workflowIdReusePolicy: 'ALLOW_DUPLICATE',
+    staticSummary: described.summary,
+    staticDetails: `${described.parameters.join('\n\n')}\n\n${renderPlan(kind)}`,
+    // Set at the start, so lists filter on them before the runbook's first workflow task upserts its own.
+    typedSearchAttributes: [
+      { key: MESH_NODE, value: input.node },
+      { key: MESH_MODULE, value: input.module },
+      { key: MESH_KIND, value: kind },
+      { key: MESH_PHASE, value: 'running' },
+    ],
+  });
+}
