@@ -102,6 +102,7 @@ export type Step = z.infer<typeof Step>;
 
 /** A gate's verdict, or `approval` for a gate that waits for a yes before a destructive step. */
 export const WaitingVerdict = z.union([VerdictKind, z.literal('approval')]);
+export type WaitingVerdict = z.infer<typeof WaitingVerdict>;
 
 export const Waiting = z.object({
   gate: z.string(),

@@ -1,156 +1,193 @@
 import { ApplicationFailure } from '@temporalio/workflow';
-import { EdgeFlipInput, FAILURE, parseInput, type EdgeFlipInputArg, type RunbookStatus } from './contracts';
+import { EdgeFlipInput, parseInput, type EdgeFlipInputArg, type RunbookStatus } from './contracts';
 import { act } from './runbook/activities';
-import { applyGate } from './runbook/apply-gate';
-import { finish } from './runbook/finish';
-import { probeUntilServed } from './runbook/probe-gate';
+import { refuse, rollBack } from './runbook/failures';
+import { judgePush } from './runbook/judge-push';
 import { openRunbook } from './runbook/open';
-import { abortedBy } from './runbook/steps';
+import { definePlan } from './runbook/plan';
+import { probeOnce, probeUntilServed, type ProbeTarget } from './runbook/probe';
+import type { Look } from './runbook/runbook';
+import {
+  applyGateStep,
+  GATE_APPLY,
+  PREFLIGHT,
+  preflightStep,
+  pushNode,
+  PUSH_STEP,
+} from './runbook/shared-steps';
 
-export const EDGE_FLIP_PLAN = [
-  'preflight',
-  'assign-successor',
-  'push',
-  'gate-apply',
-  'take',
-  'verify-successor',
-  'probe-successor',
-  'approve-stop-predecessor',
-  'stop-predecessor',
-  'probe-public',
-] as const;
+export const EDGE_FLIP = definePlan({
+  kind: 'edge-flip',
+  purpose:
+    "Replace a node's edge proxy with its successor, never stopping the old one before the new one is proven.",
+  steps: [
+    preflightStep('the predecessor runs and serves every public name; the successor does not run yet'),
+    {
+      name: 'assign-successor',
+      kind: 'action',
+      does: 'assign the successor module to the node',
+      undo: { name: 'unassign-successor', does: 'unassign it, push, and collect the apply report' },
+    },
+    PUSH_STEP,
+    applyGateStep("judge this push's apply report, the node's holds and the successor's containers", [
+      'take',
+      'retry',
+      'recheck',
+      'abort',
+    ]),
+    {
+      name: 'take',
+      kind: 'action',
+      does: 'take the resources the node holds for the successor, then push again (only if the operator chose take)',
+    },
+    {
+      name: 'verify-successor',
+      kind: 'gate',
+      does: 'successor containers running, healthy and stable (no restarts)',
+      actions: ['retry', 'recheck', 'abort'],
+    },
+    {
+      name: 'probe-successor',
+      kind: 'gate',
+      does: 'every public name answers from the successor with its marker',
+      actions: ['recheck', 'abort'],
+    },
+    {
+      name: 'approve-stop-predecessor',
+      kind: 'approval',
+      does: 'approval before the only destructive step',
+      actions: ['approve', 'abort'],
+      fourEyes: true,
+    },
+    {
+      name: 'stop-predecessor',
+      kind: 'action',
+      does: "stop the predecessor's containers",
+      undo: {
+        name: 'restart-predecessor',
+        does: 'take the successor off the node, restart the predecessor, probe the public names',
+      },
+    },
+    {
+      name: 'probe-public',
+      kind: 'action',
+      does: 'every public name answers from the successor on the public address; else roll back at once',
+    },
+  ],
+});
 
 /** Replace a node's edge proxy with its successor, never stopping the old one before the new one is proven. */
 export async function edgeFlip(rawInput: EdgeFlipInputArg): Promise<RunbookStatus> {
   const input = parseInput(EdgeFlipInput, rawInput);
   const { node, module, predecessor, timings } = input;
-  const { progress, decisions, undo, ctx, run, push } = await openRunbook(
-    { kind: 'edge-flip', node, module, startedBy: input.startedBy },
-    EDGE_FLIP_PLAN,
-  );
   const publicNames = { names: input.publicNames, expectStatus: input.expectStatus };
+  const onPublic: ProbeTarget = { ...publicNames, address: input.publicAddress };
+  const successor: ProbeTarget = {
+    ...publicNames,
+    address: input.successorAddress,
+    marker: input.successorMarker,
+  };
 
-  try {
-    await run('preflight', () => preflight(input));
+  return openRunbook(EDGE_FLIP, input, async (rb) => {
+    await rb.step(PREFLIGHT, () => preflight(input));
 
-    const unassignSuccessor = async () => {
-      await act.unassignModule({ module, node });
-      const receipt = await act.pushNode({ node });
-      if (receipt.readable)
-        await act.collectApplyEvidence({
-          node,
-          pushId: receipt.value.pushId,
-          timeoutMs: timings.applyReportMs,
-        });
-    };
-    undo.push('unassign-successor', unassignSuccessor);
-    await run('assign-successor', () => act.assignModule({ module, node }));
+    rb.undo('unassign-successor', unassignSuccessor);
+    await rb.step('assign-successor', () => act.assignModule({ module, node }));
 
-    let tookOver = false;
-    const receipt = await applyGate('gate-apply', { node, module }, await push(), timings, ctx, {
-      retry: push,
+    let receipt = await pushNode(rb, node);
+    let took = false;
+    await rb.gate(GATE_APPLY, () => judgePush({ node, module }, receipt, timings), {
+      retry: async () => (receipt = await pushNode(rb, node)),
       take: async () => {
-        await run('take', () => act.takeModule({ module, node }));
-        tookOver = true;
-        return push();
+        await rb.step('take', () => act.takeModule({ module, node }));
+        took = true;
+        receipt = await pushNode(rb, node);
       },
     });
-    if (!tookOver) progress.mark('take', 'skipped', 'nothing held for the successor');
+    if (!took) rb.skip('take', 'nothing held for the successor');
 
-    const stable = { ...timings, healthDeadlineMs: 1 };
-    await applyGate('verify-successor', { node, module }, receipt, stable, ctx, {
-      retry: async () => receipt,
-    });
-    progress.mark('verify-successor', 'done', `containers of ${module} running, healthy and stable`);
+    await rb.gate('verify-successor', verifySuccessor, { retry: async () => undefined });
+    await rb.gate('probe-successor', probeSuccessor, {});
 
-    await gateProbe('probe-successor', {
-      ...publicNames,
-      address: input.successorAddress,
-      marker: input.successorMarker,
-    });
+    await rb.approve(
+      'approve-stop-predecessor',
+      `${module} is verified on ${node} and answers ${input.publicNames.join(', ')}; approve stops ${predecessor} (restarted if anything fails after), abort unassigns ${module}.`,
+    );
 
-    const approval = await decisions.await({
-      gate: 'approve-stop-predecessor',
-      verdict: 'approval',
-      reason: `${module} is verified on ${node} and answers ${input.publicNames.join(', ')}; approve stops ${predecessor} (restarted if anything fails after), abort unassigns ${module}.`,
-      actions: ['approve', 'abort'],
-    });
-    if (approval.action === 'abort') throw abortedBy(approval.by, 'approve-stop-predecessor');
-    progress.mark('approve-stop-predecessor', 'done', `approved by ${approval.by}`);
-
-    undo.push('restart-predecessor', async () => {
-      // Once the predecessor stopped, the successor may have taken the public ports: take it off the node
-      // first (its push removes its containers), or the predecessor cannot bind them and the probe below
-      // would hear the successor. unassign-successor repeats it later, idempotently.
-      await unassignSuccessor();
-      await act.startModuleContainers({ node, module: predecessor });
-      const served = await probeUntilServed({ ...publicNames, address: input.publicAddress }, timings);
-      if (!served.ok) throw ApplicationFailure.nonRetryable(`${predecessor} restarted but ${served.summary}`);
-    });
-    await run(
+    rb.undo('restart-predecessor', restartPredecessor);
+    await rb.step(
       'stop-predecessor',
       () => act.stopModuleContainers({ node, module: predecessor }),
       (r) => `stopped ${r.stopped.join(', ')}`,
     );
 
-    progress.mark('probe-public', 'running');
-    const served = await probeUntilServed(
-      { ...publicNames, address: input.publicAddress, marker: input.successorMarker },
-      timings,
+    await rb.step(
+      'probe-public',
+      async () => {
+        const served = await probeUntilServed({ ...onPublic, marker: input.successorMarker }, timings);
+        if (!served.ok) throw rollBack(`after stopping ${predecessor}, ${served.summary}`);
+        return served;
+      },
+      (served) => served.summary,
     );
-    if (!served.ok) {
-      progress.mark('probe-public', 'failed', served.summary);
-      throw ApplicationFailure.nonRetryable(
-        `after stopping ${predecessor}, ${served.summary}`,
-        FAILURE.verificationFailed,
-      );
+    return rb.done(`${module} serves ${input.publicNames.join(', ')} on ${node}; ${predecessor} is stopped`);
+
+    async function verifySuccessor(): Promise<Look> {
+      const look = await judgePush({ node, module }, receipt, timings, { settled: true });
+      return look.ok ? { ok: true, note: `containers of ${module} running, healthy and stable` } : look;
     }
-    progress.mark('probe-public', 'done', served.summary);
-    progress.end(
-      'completed',
-      `${module} serves ${input.publicNames.join(', ')} on ${node}; ${predecessor} is stopped`,
-    );
-    return progress.status;
-  } catch (error) {
-    throw await finish(error, progress, undo);
+  });
+
+  async function probeSuccessor(): Promise<Look> {
+    const outcome = await probeUntilServed(successor, timings);
+    if (outcome.ok) return { ok: true, note: outcome.summary };
+    return {
+      ok: false,
+      note: outcome.summary,
+      verdict: 'failed',
+      reason: `The successor does not serve every public name yet: ${outcome.summary}; recheck probes again, abort unassigns ${module}.`,
+      actions: ['recheck', 'abort'],
+      facts: [outcome.summary],
+    };
   }
 
-  async function gateProbe(gate: string, target: Parameters<typeof probeUntilServed>[0]): Promise<void> {
-    for (;;) {
-      progress.mark(gate, 'running');
-      const outcome = await probeUntilServed(target, timings);
-      if (outcome.ok) return progress.mark(gate, 'done', outcome.summary);
-      progress.mark(gate, 'waiting', outcome.summary);
-      const reason = `The successor does not serve every public name yet: ${outcome.summary}; recheck probes again, abort unassigns ${module}.`;
-      const decision = await decisions.await({
-        gate,
-        verdict: 'failed',
-        reason,
-        actions: ['recheck', 'abort'],
-        facts: [outcome.summary],
+  async function unassignSuccessor(): Promise<void> {
+    await act.unassignModule({ module, node });
+    const receipt = await act.pushNode({ node });
+    if (receipt.readable)
+      await act.collectApplyEvidence({
+        node,
+        pushId: receipt.value.pushId,
+        timeoutMs: timings.applyReportMs,
       });
-      if (decision.action === 'abort') throw abortedBy(decision.by, gate);
-    }
+  }
+
+  /**
+   * Once the predecessor stopped, the successor may have taken the public ports: take it off the node first
+   * (its push removes its containers), or the predecessor cannot bind them and the probe would hear the
+   * successor. unassign-successor repeats it later, idempotently.
+   */
+  async function restartPredecessor(): Promise<void> {
+    await unassignSuccessor();
+    await act.startModuleContainers({ node, module: predecessor });
+    const served = await probeUntilServed(onPublic, timings);
+    if (!served.ok) throw ApplicationFailure.nonRetryable(`${predecessor} restarted but ${served.summary}`);
   }
 }
 
 async function preflight(input: EdgeFlipInput): Promise<string> {
-  const refuse = (why: string) => ApplicationFailure.nonRetryable(why, FAILURE.preflightFailed);
-  const predecessorRunning = await act.runningModuleContainers({
-    node: input.node,
-    module: input.predecessor,
-  });
+  const { node, module, predecessor } = input;
+  const predecessorRunning = await act.runningModuleContainers({ node, module: predecessor });
   if (predecessorRunning.length === 0)
-    throw refuse(`predecessor ${input.predecessor} has no running container on ${input.node}`);
-  const successorRunning = await act.runningModuleContainers({ node: input.node, module: input.module });
+    throw refuse(`predecessor ${predecessor} has no running container on ${node}`);
+  const successorRunning = await act.runningModuleContainers({ node, module });
   if (successorRunning.length > 0)
-    throw refuse(
-      `successor ${input.module} is already running on ${input.node}: ${successorRunning.join(', ')}`,
-    );
-  const served = await probeUntilServed(
-    { address: input.publicAddress, names: input.publicNames, expectStatus: input.expectStatus },
-    { ...input.timings, probeDeadlineMs: 1 },
-  );
+    throw refuse(`successor ${module} is already running on ${node}: ${successorRunning.join(', ')}`);
+  const served = await probeOnce({
+    address: input.publicAddress,
+    names: input.publicNames,
+    expectStatus: input.expectStatus,
+  });
   if (!served.ok) throw refuse(`the predecessor does not serve the public names now: ${served.summary}`);
-  return `${input.predecessor} serves ${input.publicNames.length} name(s); ${input.module} not running`;
+  return `${predecessor} serves ${input.publicNames.length} name(s); ${module} not running`;
 }

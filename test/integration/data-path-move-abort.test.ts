@@ -128,7 +128,7 @@ describe('data-path-move: a checksum mismatch blocks; abort before the switch re
     const states = Object.fromEntries(status.steps.map((s) => [s.name, s.state]));
     assert.equal(states['remove-copy'], 'compensated');
     assert.equal(states['restart-on-old-path'], 'compensated');
-    assert.equal(states['restore-policy'], 'compensated');
+    assert.equal(states['unfreeze-policy'], 'compensated');
     assert.equal(states['switch-spec'], 'pending');
     // Healthy again on A: its healthcheck fetches index.html from /data.
     await waitUntil(async () => (await world.engine.inspect(forge.web))?.State.Health?.Status === 'healthy');

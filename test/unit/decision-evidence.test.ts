@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { RunbookPolicy, policyRefusal } from '../../workflows/policy';
+import { RunbookPolicy } from '../../workflows/policy';
+import { policyRefusal } from '../../workflows/runbook/approvers';
 import { decisionInput, renderDetails } from '../../workflows/runbook/details';
 import { evidenceChange, evidenceHash, type Evidence } from '../../workflows/runbook/evidence';
 import type { RunbookStatus } from '../../workflows/contracts';

@@ -1,10 +1,11 @@
 import { ApplicationFailure, condition, log, setHandler, workflowInfo } from '@temporalio/workflow';
 import { Decision, decideUpdate, type RecordedDecision, type Waiting } from '../contracts';
-import { policyRefusal, type RunbookPolicy } from '../policy';
+import type { RunbookPolicy } from '../policy';
+import { policyRefusal } from './approvers';
 import { notify } from './activities';
 import { evidenceChange, type Evidence } from './evidence';
 import type { Progress, WaitingRequest } from './progress';
-import { failureMessage } from './steps';
+import { failureMessage } from './failures';
 
 export const DECISION_REJECTED = 'DecisionRejected';
 

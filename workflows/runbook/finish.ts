@@ -2,7 +2,7 @@ import { ApplicationFailure, isCancellation } from '@temporalio/workflow';
 import { FAILURE } from '../contracts';
 import type { Compensations } from './compensation';
 import type { Progress } from './progress';
-import { failureMessage } from './steps';
+import { failureMessage } from './failures';
 
 /** Runs the compensations and ends the runbook in the phase that says what happened; returns what to throw. */
 export async function finish(error: unknown, progress: Progress, undo: Compensations): Promise<unknown> {

@@ -1,24 +1,32 @@
 import { patched, setCurrentDetails, setHandler, workflowInfo } from '@temporalio/workflow';
-import { statusQuery, type RunbookKind } from '../contracts';
+import { statusQuery, type RunbookStatus } from '../contracts';
 import { logContext } from '../interceptors';
-import { RunbookPolicy } from '../policy';
+import type { RunbookPolicy } from '../policy';
 import { act } from './activities';
 import { Compensations } from './compensation';
 import { Decisions } from './decisions';
 import { renderDetails } from './details';
+import { finish } from './finish';
+import { listedSteps, type RunbookPlan } from './plan';
 import { Progress } from './progress';
-import { step } from './steps';
+import { Runbook } from './runbook';
 import { searchAttributePublisher } from './visibility';
 
 /**
- * What every runbook starts with: its status query, the Web UI's live details and search attributes, the
- * worker's decision policy, the decision Update, a compensation stack and steps.
+ * Opens a runbook of `plan` and runs `script` with it: the status query, the Web UI's live details and
+ * search attributes, the worker's decision policy, the decision Update and the undo stack are set up
+ * first; any failure or abort runs the undo steps and ends the runbook in the phase that says what happened.
  */
-export async function openRunbook(
-  identity: { kind: RunbookKind; node: string; module: string; startedBy: string },
-  plan: readonly string[],
-) {
-  const progress = new Progress({ id: workflowInfo().workflowId, ...identity }, plan);
+export async function openRunbook<P extends RunbookPlan>(
+  plan: P,
+  identity: { node: string; module: string; startedBy: string },
+  script: (rb: Runbook<P>) => Promise<RunbookStatus>,
+): Promise<RunbookStatus> {
+  const { node, module, startedBy } = identity;
+  const progress = new Progress(
+    { id: workflowInfo().workflowId, kind: plan.kind, node, module, startedBy },
+    listedSteps(plan),
+  );
   setHandler(statusQuery, () => progress.status);
   // Runbooks started before decisions carried evidence replay without policy, reminders or search attributes.
   const operatorUi = patched('operator-ui');
@@ -28,17 +36,13 @@ export async function openRunbook(
     setCurrentDetails(renderDetails(status));
   });
   logContext.step = 'start';
-  const policy = operatorUi ? RunbookPolicy.parse(await act.runbookPolicy()) : undefined;
+  // The worker parsed it from its config; the history keeps what applied.
+  const policy: RunbookPolicy | undefined = operatorUi ? await act.runbookPolicy() : undefined;
   const decisions = new Decisions(progress, policy);
   const undo = new Compensations(progress);
-  const run = <T>(name: string, fn: () => Promise<T>, note?: (result: T) => string) =>
-    step(progress, decisions, name, fn, note);
-  const push = () =>
-    run(
-      'push',
-      () => act.pushNode({ node: identity.node }),
-      (r) =>
-        r.readable ? `sent ${r.value.sent} resource(s) as ${r.value.pushId}` : `unreadable: ${r.error}`,
-    );
-  return { progress, decisions, undo, ctx: { progress, decisions }, run, push };
+  try {
+    return await script(new Runbook(plan, progress, decisions, undo));
+  } catch (error) {
+    throw await finish(error, progress, undo);
+  }
 }

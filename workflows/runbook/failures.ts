@@ -1,0 +1,31 @@
+import { ActivityFailure, ApplicationFailure, isCancellation } from '@temporalio/workflow';
+import { FAILURE } from '../contracts';
+
+export function failureMessage(error: unknown): string {
+  if (error instanceof ActivityFailure && error.cause) return error.cause.message;
+  return error instanceof Error ? error.message : String(error);
+}
+
+export function abortedBy(by: string, gate: string): ApplicationFailure {
+  return ApplicationFailure.nonRetryable(`aborted by ${by} at ${gate}`, FAILURE.aborted);
+}
+
+/** Thrown inside a step: the step fails and the runbook rolls back at once, without waiting for anyone. */
+export function rollBack(why: string): ApplicationFailure {
+  return ApplicationFailure.nonRetryable(why, FAILURE.verificationFailed);
+}
+
+/** A refusal before anything changed; like any failed step it waits for retry or abort. */
+export function refuse(why: string): ApplicationFailure {
+  return ApplicationFailure.nonRetryable(why, FAILURE.preflightFailed);
+}
+
+/** A cancellation or an operator's abort: the runbook stops here and its undo steps run. */
+export function isAbort(error: unknown): boolean {
+  return isCancellation(error) || (error instanceof ApplicationFailure && error.type === FAILURE.aborted);
+}
+
+/** A rollBack from workflow code (an activity's failure arrives wrapped, never as this). */
+export function isRollBack(error: unknown): boolean {
+  return error instanceof ApplicationFailure && error.type === FAILURE.verificationFailed;
+}

@@ -1,0 +1,131 @@
+import type { RunbookStatus, WaitingVerdict } from '../contracts';
+import type { Compensations } from './compensation';
+import type { Decisions } from './decisions';
+import { abortedBy, failureMessage, isAbort, isRollBack } from './failures';
+import type { ActionAt, ApprovalName, GateName, RunbookPlan, StepName, UndoName } from './plan';
+import { plannedStep } from './plan';
+import type { Progress } from './progress';
+
+/** What a gate's check found: ok (the runbook moves on), or what to show the operator while it waits. */
+export type Look =
+  | { ok: true; note: string }
+  | {
+      ok: false;
+      /** One line for the step list. */
+      note: string;
+      verdict: WaitingVerdict;
+      /** One sentence an operator can act on. */
+      reason: string;
+      /** What the evidence allows; the runbook offers those the plan and the handlers also have. */
+      actions: readonly string[];
+      facts: string[];
+    };
+
+/** What the runbook does for each action at a gate; `abort` and `recheck` need none. */
+export type GateHandlers<A extends string> = Partial<
+  Record<Exclude<A, 'abort' | 'recheck'>, () => Promise<unknown>>
+>;
+
+/**
+ * A runbook's vocabulary: `step`, `gate`, `approve`, `undo`, `skip`, `done`. Names come from the runbook's
+ * plan, so the compiler refuses a step, gate, action or undo the plan does not declare.
+ */
+export class Runbook<P extends RunbookPlan> {
+  constructor(
+    private readonly plan: P,
+    private readonly progress: Progress,
+    private readonly decisions: Decisions,
+    private readonly compensations: Compensations,
+  ) {}
+
+  /** Runs one named step. A failed activity waits for retry or abort: nothing moves on, nothing fails silently. */
+  async step<T>(name: StepName<P>, run: () => Promise<T>, note?: (result: T) => string): Promise<T> {
+    const result = await this.attempt(name, run);
+    this.progress.mark(name, 'done', note?.(result));
+    return result;
+  }
+
+  /** Checks until the evidence is ok; otherwise waits for the operator's decision, acts on it, checks again. */
+  async gate<G extends GateName<P>>(
+    name: G,
+    check: () => Promise<Look>,
+    handlers: GateHandlers<ActionAt<P, G>>,
+  ): Promise<void> {
+    const allowed: readonly string[] = plannedStep(this.plan, name)?.actions ?? [];
+    const act = handlers as Partial<Record<string, () => Promise<unknown>>>;
+    for (;;) {
+      const look = await this.attempt(name, check);
+      if (look.ok) return this.progress.mark(name, 'done', look.note);
+      this.progress.mark(name, 'waiting', look.note);
+      const offered = look.actions.filter(
+        (a) => allowed.includes(a) && (a === 'abort' || a === 'recheck' || act[a] !== undefined),
+      );
+      const decision = await this.decisions.await({
+        gate: name,
+        verdict: look.verdict,
+        reason: look.reason,
+        actions: offered,
+        facts: look.facts,
+      });
+      if (decision.action === 'abort') throw abortedBy(decision.by, name);
+      await act[decision.action]?.();
+    }
+  }
+
+  /** Waits for an operator's yes (or another of the approval's actions) with the evidence gathered so far. */
+  async approve<G extends ApprovalName<P>>(
+    gate: G,
+    reason: string,
+  ): Promise<Exclude<ActionAt<P, G>, 'abort'>> {
+    const decision = await this.decisions.await({
+      gate,
+      verdict: 'approval',
+      reason,
+      actions: [...(plannedStep(this.plan, gate)?.actions ?? [])],
+    });
+    if (decision.action === 'abort') throw abortedBy(decision.by, gate);
+    const by =
+      decision.action === 'approve' ? `approved by ${decision.by}` : `${decision.action} by ${decision.by}`;
+    this.progress.mark(gate, 'done', by);
+    return decision.action as Exclude<ActionAt<P, G>, 'abort'>;
+  }
+
+  /** Registers a side effect's named inverse, before the side effect; `forget` drops it past a point of no return. */
+  undo(name: UndoName<P>, inverse: () => Promise<void>): { forget(): void } {
+    this.compensations.push(name, inverse);
+    return { forget: () => this.compensations.forget(name) };
+  }
+
+  skip(name: StepName<P>, why: string): void {
+    this.progress.mark(name, 'skipped', why);
+  }
+
+  done(summary: string): RunbookStatus {
+    this.progress.end('completed', summary);
+    return this.progress.status;
+  }
+
+  private async attempt<T>(name: string, run: () => Promise<T>): Promise<T> {
+    for (;;) {
+      this.progress.mark(name, 'running');
+      try {
+        return await run();
+      } catch (error) {
+        if (isAbort(error)) throw error;
+        if (isRollBack(error)) {
+          this.progress.mark(name, 'failed', failureMessage(error));
+          throw error;
+        }
+        const message = failureMessage(error);
+        const decision = await this.decisions.await({
+          gate: name,
+          verdict: 'failed',
+          reason: `Step ${name} failed: ${message.replace(/\.?$/, '')}; retry runs it again, abort undoes what the runbook did.`,
+          actions: ['retry', 'abort'],
+          facts: [message],
+        });
+        if (decision.action === 'abort') throw abortedBy(decision.by, name);
+      }
+    }
+  }
+}
