@@ -121,12 +121,17 @@ export const Waiting = z.object({
 });
 export type Waiting = z.infer<typeof Waiting>;
 
-export const Decision = z.object({
+/** Where a decision's `by` came from: the CLI's OS user, its `--as`, or typed into the Web UI. */
+export const IDENTITY_SOURCES = ['os-user', 'as-flag', 'web-ui'] as const;
+
+export const Decision = z.strictObject({
   /** The gate the operator decides on; the current one when left out. */
   gate: z.string().optional(),
   action: z.string().min(1),
   /** Who decides: the OS user or `--as` from the CLI; self-declared from the Web UI. */
-  by: z.string().min(1),
+  by: z.string().trim().min(1, 'by must name who decides'),
+  /** Where `by` came from; absent from older clients. */
+  identity: z.enum(IDENTITY_SOURCES).optional(),
   /** The evidence hash of the gate as the operator saw it; a stale one is refused. */
   evidence: z.string().optional(),
   comment: z.string().optional(),

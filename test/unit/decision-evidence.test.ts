@@ -119,7 +119,8 @@ describe('current details for the Web UI', () => {
       assert.ok(details.includes(expected), `details lack: ${expected}\n---\n${details}`);
     assert.deepEqual(JSON.parse(decisionInput(status.waiting!, 'take')), {
       action: 'take',
-      by: 'your-name',
+      by: '',
+      identity: 'web-ui',
       evidence: evidenceHash(held),
       comment: '',
     });

@@ -13,13 +13,30 @@ function reject(message: string): never {
   throw ApplicationFailure.nonRetryable(message, DECISION_REJECTED);
 }
 
+function clockOf(iso: string): string {
+  return `${iso.slice(11, 19)} UTC`;
+}
+
 /** Why this decision fits no gate the runbook waits at, or undefined when it fits. */
 export function misfit(
   waiting: Waiting | null,
   decision: Decision,
-  currentStep: string | undefined,
+  context: {
+    currentStep?: string | undefined;
+    decided: readonly RecordedDecision[];
+    pending?: RecordedDecision;
+  },
 ): string | undefined {
-  if (!waiting) return `The runbook is not waiting for a decision (it is at step ${currentStep ?? 'start'}).`;
+  const { pending } = context;
+  if (pending) {
+    return `A decision was already taken at ${pending.gate}: ${pending.action} by ${pending.by} at ${clockOf(pending.at)}; it is being carried out, so this one is not. Look again (mesh runbook status) before deciding anew.`;
+  }
+  const earlier = [...context.decided].reverse().find((d) => d.gate === (decision.gate ?? waiting?.gate));
+  if (decision.gate !== undefined && decision.gate !== waiting?.gate && earlier) {
+    return `Gate ${earlier.gate} was already decided: ${earlier.action} by ${earlier.by} at ${clockOf(earlier.at)}; the runbook ${waiting ? `now waits at ${waiting.gate}` : `is at step ${context.currentStep ?? 'start'}`}.`;
+  }
+  if (!waiting)
+    return `The runbook is not waiting for a decision (it is at step ${context.currentStep ?? 'start'}).`;
   if (decision.gate !== undefined && decision.gate !== waiting.gate) {
     return `The runbook is waiting at gate ${waiting.gate}, not ${decision.gate}; send the decision for ${waiting.gate}.`;
   }
@@ -68,8 +85,12 @@ export class Decisions {
         const decision = Decision.parse(input);
         const waiting = this.progress.status.waiting as Waiting;
         const recorded = { ...decision, gate: waiting.gate, at: new Date().toISOString() };
+        // Two decisions accepted in one activation: the first one stands, the second is refused on record.
+        const taken = this.pending && misfit(waiting, decision, { decided: [], pending: this.pending });
         const why =
-          this.policy && refusal(waiting, decision, this.shown, this.policy, this.progress.status.startedBy);
+          taken ||
+          (this.policy &&
+            refusal(waiting, decision, this.shown, this.policy, this.progress.status.startedBy));
         if (why) {
           this.progress.refuse({ ...recorded, refusal: why });
           reject(why);
@@ -82,7 +103,11 @@ export class Decisions {
           const parsed = Decision.safeParse(input);
           if (!parsed.success)
             reject(`The decision is malformed: ${parsed.error.issues[0]?.message ?? 'invalid'}.`);
-          const why = misfit(this.progress.status.waiting, parsed.data, this.currentStep());
+          const why = misfit(this.progress.status.waiting, parsed.data, {
+            currentStep: this.currentStep(),
+            decided: this.progress.status.decisions,
+            ...(this.pending ? { pending: this.pending } : {}),
+          });
           if (why) reject(why);
         },
         description:

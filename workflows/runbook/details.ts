@@ -27,7 +27,7 @@ function stepLine(step: Step): string {
 
 /** The exact Update to send from the Web UI for one action: name `decide` and this JSON input. */
 export function decisionInput(waiting: Waiting, action: string): string {
-  return JSON.stringify({ action, by: 'your-name', evidence: waiting.evidence, comment: '' });
+  return JSON.stringify({ action, by: '', identity: 'web-ui', evidence: waiting.evidence, comment: '' });
 }
 
 function waitingSection(id: string, waiting: Waiting): string[] {
@@ -40,7 +40,7 @@ function waitingSection(id: string, waiting: Waiting): string[] {
     '',
     ...waiting.facts.map((fact) => `- ${fact}`),
     '',
-    `To decide from this page: **⋮ → Send an Update**, Update name \`decide\`, and one of these inputs (put your name in \`by\`):`,
+    `To decide from this page: **⋮ → Send an Update**, Update name \`decide\`, and one of these inputs (put your own name in \`by\`; an empty or placeholder name is refused):`,
     '',
     ...waiting.actions.flatMap((action) => [
       `- ${action}:`,
