@@ -1,34 +1,41 @@
 import { z } from 'zod';
 
-/** Everything that crosses the mesh port is described here once and parsed on the way in. */
+/**
+ * Everything that crosses the mesh port is described here once and parsed on the way in. Objects are strict:
+ * a field this code does not know (a newer mesh, a typo in a module file) is an error naming it, never dropped.
+ */
 
 export const NAME_PATTERN = /^[a-z0-9][a-z0-9-]*$/;
 export const Name = z
   .string()
   .regex(NAME_PATTERN, 'lower-case letters, digits and dashes, not starting with a dash');
 
+/** Characters a host path, and so a resource id, may not hold: control characters and line breaks. */
+const UNPRINTABLE = /[\u0000-\u001f\u007f\u0085\u2028\u2029]/;
+
 export const AbsolutePath = z
   .string()
   .refine((p) => p.startsWith('/'), 'must be an absolute path')
-  .refine((p) => !p.split('/').includes('..'), 'must not contain ..');
+  .refine((p) => !p.split('/').includes('..'), 'must not contain ..')
+  .refine((p) => !UNPRINTABLE.test(p), 'must not contain control characters or line breaks');
 
 export const UpgradePolicy = z.enum(['manual', 'roll-out']);
 export type UpgradePolicy = z.infer<typeof UpgradePolicy>;
 
-export const MountSpec = z.object({
+export const MountSpec = z.strictObject({
   hostPath: AbsolutePath,
   containerPath: AbsolutePath,
   readOnly: z.boolean().default(false),
 });
 export type MountSpec = z.infer<typeof MountSpec>;
 
-export const PortSpec = z.object({
+export const PortSpec = z.strictObject({
   host: z.number().int().min(1).max(65535),
   container: z.number().int().min(1).max(65535),
   hostIp: z.string().default('127.0.0.1'),
 });
 
-export const HealthcheckSpec = z.object({
+export const HealthcheckSpec = z.strictObject({
   test: z.array(z.string()).min(1),
   intervalSeconds: z.number().positive().default(2),
   timeoutSeconds: z.number().positive().default(2),
@@ -36,7 +43,7 @@ export const HealthcheckSpec = z.object({
   startPeriodSeconds: z.number().min(0).default(0),
 });
 
-export const ContainerSpec = z.object({
+export const ContainerSpec = z.strictObject({
   name: Name,
   image: z.string().min(1),
   command: z.array(z.string()).optional(),
@@ -49,7 +56,7 @@ export const ContainerSpec = z.object({
 });
 export type ContainerSpec = z.infer<typeof ContainerSpec>;
 
-export const ModuleSpec = z.object({
+export const ModuleSpec = z.strictObject({
   module: Name,
   upgradePolicy: UpgradePolicy.default('manual'),
   dataDirs: z.array(AbsolutePath).default([]),
@@ -62,9 +69,10 @@ export type ModuleSpecInput = z.input<typeof ModuleSpec>;
 /** Resource ids name what a push sends: `<module>/dir:<host path>` or `<module>/container:<name>`. */
 export const ResourceId = z
   .string()
-  .regex(/^[a-z0-9][a-z0-9-]*\/(dir|container):.+$/, 'not a mesh resource id');
+  .regex(/^[a-z0-9][a-z0-9-]*\/(dir|container):.+$/, 'not a mesh resource id')
+  .refine((id) => !UNPRINTABLE.test(id), 'not a mesh resource id: control characters or line breaks');
 
-export const PushReceipt = z.object({
+export const PushReceipt = z.strictObject({
   pushId: z.string().min(1),
   node: Name,
   sent: z.number().int().min(0),
@@ -72,21 +80,21 @@ export const PushReceipt = z.object({
 });
 export type PushReceipt = z.infer<typeof PushReceipt>;
 
-export const HeldResource = z.object({
+export const HeldResource = z.strictObject({
   resource: ResourceId,
   module: Name,
   reason: z.string().min(1),
 });
 export type HeldResource = z.infer<typeof HeldResource>;
 
-export const FailedResource = z.object({
+export const FailedResource = z.strictObject({
   resource: ResourceId,
   module: Name,
   error: z.string().min(1),
 });
 export type FailedResource = z.infer<typeof FailedResource>;
 
-export const ApplyReport = z.object({
+export const ApplyReport = z.strictObject({
   pushId: z.string().min(1),
   node: Name,
   applied: z.number().int().min(0),
@@ -97,7 +105,7 @@ export const ApplyReport = z.object({
 });
 export type ApplyReport = z.infer<typeof ApplyReport>;
 
-export const NodeState = z.object({
+export const NodeState = z.strictObject({
   node: Name,
   adopted: z.boolean(),
   /** Where the node's host paths live on this machine: `/` for a real node. */

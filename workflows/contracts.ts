@@ -1,6 +1,6 @@
 import { ApplicationFailure, defineQuery, defineUpdate } from '@temporalio/workflow';
 import { z } from 'zod';
-import { Name } from '../mesh/schemas';
+import { AbsolutePath, Name } from '../mesh/schemas';
 import { VerdictKind } from './verdict';
 
 /**
@@ -30,7 +30,7 @@ const HttpAddress = z
   .regex(/^https?:\/\/[^/\s]+$/, 'an address like http://127.0.0.1:8080 (scheme, host and port, no path)');
 
 /** How long a runbook waits for mesh and containers before it asks the operator; tests shorten them. */
-export const Timings = z.object({
+export const Timings = z.strictObject({
   applyReportMs: z.number().int().positive().default(60_000),
   healthDeadlineMs: z.number().int().positive().default(60_000),
   stabilityWindowMs: z.number().int().min(0).default(3_000),
@@ -39,33 +39,38 @@ export const Timings = z.object({
 });
 export type Timings = z.infer<typeof Timings>;
 
-export const EdgeFlipInput = z.object({
-  node: Name,
-  /** The successor edge module. */
-  module: Name,
-  /** The edge module serving the public names now. */
-  predecessor: Name,
-  publicNames: z.array(HostName).min(1),
-  /** Where the node serves its public names (the predecessor now, the successor after the flip). */
-  publicAddress: HttpAddress,
-  /** Where the successor answers before the flip, to verify it before the predecessor stops. */
-  successorAddress: HttpAddress,
-  expectStatus: z.number().int().min(100).max(599).default(200),
-  /** Text only the successor's answers contain, so a probe cannot mistake the predecessor for it. */
-  successorMarker: z.string().min(1).optional(),
-  startedBy: z.string().min(1),
-  timings: Timings.default(Timings.parse({})),
-});
+export const EdgeFlipInput = z
+  .strictObject({
+    node: Name,
+    /** The successor edge module. */
+    module: Name,
+    /** The edge module serving the public names now. */
+    predecessor: Name,
+    publicNames: z.array(HostName).min(1),
+    /** Where the node serves its public names (the predecessor now, the successor after the flip). */
+    publicAddress: HttpAddress,
+    /** Where the successor answers before the flip, to verify it before the predecessor stops. */
+    successorAddress: HttpAddress,
+    expectStatus: z.number().int().min(100).max(599).default(200),
+    /** Text only the successor's answers contain, so a probe cannot mistake the predecessor for it. */
+    successorMarker: z.string().min(1).optional(),
+    startedBy: z.string().min(1),
+    timings: Timings.default(Timings.parse({})),
+  })
+  .refine((i) => i.successorAddress !== i.publicAddress, {
+    path: ['successorAddress'],
+    message: "must differ from publicAddress, or the predecessor would pass the successor's probe",
+  });
 export type EdgeFlipInput = z.infer<typeof EdgeFlipInput>;
 export type EdgeFlipInputArg = z.input<typeof EdgeFlipInput>;
 
-export const DataPathMoveInput = z.object({
+export const DataPathMoveInput = z.strictObject({
   node: Name,
   module: Name,
   /** The host path the module's data lives on now (A). */
-  from: z.string().min(1),
+  from: AbsolutePath,
   /** The host path it moves to (B). */
-  to: z.string().min(1),
+  to: AbsolutePath,
   /** The containers expected to mount A; preflight refuses when the spec says otherwise. Empty: whatever mounts A. */
   containers: z.array(Name).default([]),
   startedBy: z.string().min(1),
