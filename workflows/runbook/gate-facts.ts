@@ -13,6 +13,7 @@ export function gateFacts(note: string, verdict: Verdict): string[] {
     ...d.failedResources.map((f) => `failed ${f.resource} (${f.module}): ${f.error}`),
     ...d.containers.flatMap((c) => [
       ...(c.failures.length > 0 ? [`container ${c.name} ${c.failures.join(', ')}`] : []),
+      ...c.staleSpec.map((why) => `container ${c.name} ${why}`),
       ...c.mounts.map(
         (m) =>
           `container ${c.name} mounts ${m.current ?? 'nothing'} at ${m.destination}, the spec wants ${m.desired ?? 'nothing'}${m.oldPath ? ' (the old path)' : ''}`,

@@ -1,4 +1,4 @@
-import type { Evidence } from './evidence';
+import type { ContainerEvidence, Evidence } from './evidence';
 import { inspectContainer, isHeldBack } from './containers';
 import {
   driftClause,
@@ -33,13 +33,35 @@ interface Problem {
  */
 export function classify(evidence: Evidence): Verdict {
   const { node, module } = evidence;
+  const revision = evidence.revision ?? 1;
+  const look = (c: ContainerEvidence) =>
+    inspectContainer(c, {
+      healthDeadlinePassed: evidence.healthDeadlinePassed,
+      oldHostPaths: evidence.oldHostPaths ?? [],
+      firstSeen: evidence.firstSeen,
+      compareSpec: revision >= 2,
+    });
   const inputs = readInputs(evidence);
   if (!inputs.ok) {
+    // Without the node's documents no hold explains anything; revision 2 still shows each container's state.
+    const findings = revision >= 2 ? evidence.containers.flatMap((c) => look(c) ?? []) : [];
+    const failing = findings.filter((f) => f.failures.length > 0);
+    const also =
+      failing.length > 0
+        ? [
+            failedClause(
+              node,
+              { sent: 0, applied: 0, held: [], failed: [], missing: [], notSent: [] },
+              failing,
+              evidence.containers.length,
+            ),
+          ]
+        : [];
     return {
       verdict: 'unreadable',
-      reason: sentence([unreadableClause(node, inputs.problems)]),
+      reason: sentence([unreadableClause(node, inputs.problems), ...also]),
       actions: ['recheck', 'retry', 'abort'],
-      details: { ...emptyDetails(), unreadable: inputs.problems },
+      details: { ...emptyDetails(), unreadable: inputs.problems, containers: findings },
     };
   }
 
@@ -48,20 +70,26 @@ export function classify(evidence: Evidence): Verdict {
   const heldBack: string[] = [];
   const findings: ContainerFinding[] = [];
   for (const c of evidence.containers) {
-    const finding = inspectContainer(c, evidence.oldHostPaths ?? [], evidence.healthDeadlinePassed);
+    const finding = look(c);
     if (finding === undefined) continue;
     if (isHeldBack(c, acc.held)) heldBack.push(c.name);
     else findings.push(finding);
   }
   const failing = findings.filter((f) => f.failures.length > 0);
   const unrecreated = findings.filter((f) => f.running && f.mounts.length > 0);
+  // A container on the old mounts runs an older spec too: that is unrecreated-volume, with its own remedy.
+  const stale = findings.filter((f) => f.staleSpec.length > 0 && !(f.running && f.mounts.length > 0));
   const starting = findings.filter((f) => f.starting);
   const expected = evidence.containers.length;
   const offerTake = acc.held.some((h) => h.module === module) && !nodeState.taken.includes(module);
 
   const problems: Problem[] = [];
-  if (acc.missing.length > 0 || acc.notSent.length > 0) {
-    problems.push({ kind: 'drift', clause: driftClause(node, acc), actions: ['retry'] });
+  if (acc.missing.length > 0 || acc.notSent.length > 0 || stale.length > 0) {
+    problems.push({
+      kind: 'drift',
+      clause: driftClause(node, acc, stale),
+      actions: stale.length > 0 ? ['recreate', 'retry'] : ['retry'],
+    });
   }
   if (acc.failed.length > 0 || failing.length > 0) {
     problems.push({ kind: 'failed', clause: failedClause(node, acc, failing, expected), actions: ['retry'] });

@@ -1,6 +1,6 @@
 import { containerResourceId } from '../../mesh/schemas';
 import type { HeldResource } from '../../mesh/schemas';
-import type { ContainerEvidence, ContainerStateName, Mount } from './evidence';
+import type { ContainerEvidence, ContainerStateName, FirstSeen, Mount } from './evidence';
 import type { ContainerFinding, MountMismatch } from './types';
 
 const NOT_RUNNING: Record<Exclude<ContainerStateName, 'running'>, string> = {
@@ -11,28 +11,57 @@ const NOT_RUNNING: Record<Exclude<ContainerStateName, 'running'>, string> = {
   dead: 'is dead',
 };
 
+export interface InspectOptions {
+  healthDeadlinePassed: boolean;
+  oldHostPaths: string[];
+  firstSeen?: Record<string, FirstSeen> | undefined;
+  /** Revision 2 compares the running spec digest and image with the current spec. */
+  compareSpec: boolean;
+}
+
 /** What is wrong with one expected container, or undefined when it runs, is healthy and mounts the spec. */
 export function inspectContainer(
   c: ContainerEvidence,
-  oldHostPaths: string[],
-  healthDeadlinePassed: boolean,
+  options: InspectOptions,
 ): ContainerFinding | undefined {
   const base = { module: c.module, container: c.container, name: c.name };
   const o = c.observed;
-  if (!o.exists) return { ...base, running: false, failures: ['is missing'], mounts: [], starting: false };
+  if (!o.exists)
+    return { ...base, running: false, failures: ['is missing'], mounts: [], staleSpec: [], starting: false };
 
   const running = o.state === 'running';
   const failures: string[] = [];
   if (o.state !== 'running') failures.push(NOT_RUNNING[o.state]);
   if (!o.restartCountStable) failures.push(`keeps restarting (restart count ${o.restartCount} and rising)`);
+  const seen = options.firstSeen?.[c.name];
+  if (seen && seen.id === o.id && o.restartCount > seen.restartCount) {
+    const times = o.restartCount - seen.restartCount;
+    failures.push(
+      `restarted ${times} ${times === 1 ? 'time' : 'times'} since the runbook first saw it at ${seen.at.slice(11, 19)} UTC`,
+    );
+  }
   if (running && o.health === 'unhealthy') failures.push('is unhealthy');
-  if (running && o.health === 'starting' && healthDeadlinePassed) {
+  if (running && o.health === 'starting' && options.healthDeadlinePassed) {
     failures.push('is still starting past its health deadline');
   }
-  const starting = running && o.health === 'starting' && !healthDeadlinePassed;
-  const mounts = compareMounts(c.desiredMounts, o.mounts, oldHostPaths);
-  if (failures.length === 0 && mounts.length === 0 && !starting) return undefined;
-  return { ...base, running, failures, mounts, starting };
+  const starting = running && o.health === 'starting' && !options.healthDeadlinePassed;
+  const mounts = compareMounts(c.desiredMounts, o.mounts, options.oldHostPaths);
+  const staleSpec = options.compareSpec ? compareSpec(c, o) : [];
+  if (failures.length === 0 && mounts.length === 0 && staleSpec.length === 0 && !starting) return undefined;
+  return { ...base, running, failures, mounts, staleSpec, starting };
+}
+
+/** How a running container differs from what the current spec asks for, by mesh's own label and its image. */
+function compareSpec(
+  c: ContainerEvidence,
+  o: { image?: string | undefined; specHash?: string | undefined },
+): string[] {
+  const stale: string[] = [];
+  if (o.specHash && c.desiredSpecHash && o.specHash !== c.desiredSpecHash)
+    stale.push(`runs spec ${o.specHash} where the spec is now ${c.desiredSpecHash}`);
+  if (o.image && c.desiredImage && o.image !== c.desiredImage)
+    stale.push(`runs image ${o.image} where the spec asks for ${c.desiredImage}`);
+  return stale;
 }
 
 /** Mounts that differ from the spec, matched by destination; extra and missing mounts count too. */

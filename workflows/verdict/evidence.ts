@@ -48,6 +48,14 @@ export const Inspection = z.discriminatedUnion('exists', [
     /** False when the restart count rose between two inspections of the same gate. */
     restartCountStable: z.boolean(),
     mounts: z.array(Mount),
+    /** The Docker container id: a new id is a new container, whose restarts count from zero. */
+    id: z.string().min(1).optional(),
+    /** When the container last started (Docker's State.StartedAt). */
+    startedAt: z.string().optional(),
+    /** The image reference it was created from (Config.Image). */
+    image: z.string().optional(),
+    /** The spec digest mesh labelled it with when it created it. */
+    specHash: z.string().optional(),
   }),
 ]);
 export type Inspection = z.infer<typeof Inspection>;
@@ -60,9 +68,20 @@ export const ContainerEvidence = z.object({
   /** The Docker container name on the node. */
   name: z.string().min(1),
   desiredMounts: z.array(z.object({ source: AbsolutePath, destination: AbsolutePath })),
+  /** What the current spec asks for: the image reference and the spec digest mesh would label it with. */
+  desiredImage: z.string().optional(),
+  desiredSpecHash: z.string().optional(),
   observed: Inspection,
 });
 export type ContainerEvidence = z.infer<typeof ContainerEvidence>;
+
+export const FirstSeen = z.object({
+  id: z.string().min(1),
+  restartCount: z.number().int().min(0),
+  /** When the runbook first saw it (workflow time). */
+  at: z.string(),
+});
+export type FirstSeen = z.infer<typeof FirstSeen>;
 
 export const Evidence = z.object({
   /** The runbook's node; every document must be about it. */
@@ -80,5 +99,15 @@ export const Evidence = z.object({
    * (gather again later); after it, the same container is `failed`.
    */
   healthDeadlinePassed: z.boolean(),
+  /**
+   * Each container as the runbook first saw it, by Docker name: a restart since then is a failure, however
+   * slowly it crash-loops; a new id is a new container. Absent: the runbook keeps no memory (revision 1).
+   */
+  firstSeen: z.record(z.string(), FirstSeen).optional(),
+  /**
+   * The gate rule's revision the runbook started under. 1 (absent): as recorded in older histories. 2: an
+   * unreadable report still shows the containers' problems, and containers running an older spec are drift.
+   */
+  revision: z.number().int().min(1).max(2).optional(),
 });
 export type Evidence = z.infer<typeof Evidence>;

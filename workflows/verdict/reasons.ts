@@ -24,7 +24,7 @@ export function unreadableClause(node: string, problems: UnreadableInput[]): str
   return `the evidence for ${node} is inconclusive and is not treated as success: ${parts.join(', and ')}`;
 }
 
-export function driftClause(node: string, acc: Accounting): string {
+export function driftClause(node: string, acc: Accounting, stale: ContainerFinding[] = []): string {
   const parts: string[] = [];
   const { missing, notSent } = acc;
   if (missing.length > 0) {
@@ -37,7 +37,14 @@ export function driftClause(node: string, acc: Accounting): string {
     const were = notSent.length === 1 ? 'was' : 'were';
     parts.push(`${count(notSent.length, 'applied resource')} ${were} never sent (${list(notSent)})`);
   }
-  return `${node} applied ${acc.applied} of ${acc.sent} sent resources, and ${parts.join(' and ')}`;
+  const accounts =
+    parts.length > 0
+      ? `${node} applied ${acc.applied} of ${acc.sent} sent resources, and ${parts.join(' and ')}`
+      : '';
+  if (stale.length === 0) return accounts;
+  const items = stale.map((f) => `${f.name} ${f.staleSpec.join(' and ')}`);
+  const olds = `${containers(stale.map((f) => f.name))} ${stale.length === 1 ? 'was' : 'were'} left from an older spec: ${list(items)}`;
+  return accounts ? `${accounts}, and ${olds}` : `on ${node} ${olds}`;
 }
 
 export function failedClause(

@@ -55,6 +55,8 @@ export const ContainerFinding = z.object({
   /** Phrases naming what is wrong, e.g. `is missing`, `is exited`, `is unhealthy`. */
   failures: z.array(z.string()),
   mounts: z.array(MountMismatch),
+  /** How it differs from the current spec (its digest label, its image): it was left from an older spec. */
+  staleSpec: z.array(z.string()),
   /** Health is still `starting` and the deadline has not passed. */
   starting: z.boolean(),
 });
