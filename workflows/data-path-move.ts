@@ -1,5 +1,8 @@
+import { patched } from '@temporalio/workflow';
 import type { ModuleSpec } from '../mesh/schemas';
 import { DataPathMoveInput, parseInput, type DataPathMoveInputArg, type RunbookStatus } from './contracts';
+import { dataPathMoveV1 } from './legacy/data-path-move-v1';
+import { REVISION_2 } from './runbook/revision';
 import { act, longAct } from './runbook/activities';
 import { refuse } from './runbook/failures';
 import { judgePush } from './runbook/judge-push';
@@ -16,6 +19,7 @@ import {
 } from './runbook/shared-steps';
 
 export const DATA_PATH_MOVE = definePlan({
+  revision: 2,
   kind: 'data-path-move',
   purpose: "Move a module's data to a new host path; never leave a container silently on the old one.",
   steps: [
@@ -85,6 +89,7 @@ export const DATA_PATH_MOVE = definePlan({
 /** Move a module's data to a new host path; never leave a container silently on the old one. */
 export async function dataPathMove(rawInput: DataPathMoveInputArg): Promise<RunbookStatus> {
   const input = parseInput(DataPathMoveInput, rawInput);
+  if (!patched(REVISION_2)) return dataPathMoveV1(input);
   const { node, module, from, to, timings } = input;
 
   return openRunbook(DATA_PATH_MOVE, input, async (rb) => {

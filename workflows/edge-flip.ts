@@ -1,5 +1,7 @@
-import { ApplicationFailure } from '@temporalio/workflow';
+import { ApplicationFailure, patched } from '@temporalio/workflow';
 import { EdgeFlipInput, parseInput, type EdgeFlipInputArg, type RunbookStatus } from './contracts';
+import { edgeFlipV1 } from './legacy/edge-flip-v1';
+import { REVISION_2 } from './runbook/revision';
 import { act } from './runbook/activities';
 import { refuse, rollBack } from './runbook/failures';
 import { judgePush } from './runbook/judge-push';
@@ -17,6 +19,7 @@ import {
 } from './runbook/shared-steps';
 
 export const EDGE_FLIP = definePlan({
+  revision: 2,
   kind: 'edge-flip',
   purpose:
     "Replace a node's edge proxy with its successor, never stopping the old one before the new one is proven.",
@@ -79,6 +82,7 @@ export const EDGE_FLIP = definePlan({
 /** Replace a node's edge proxy with its successor, never stopping the old one before the new one is proven. */
 export async function edgeFlip(rawInput: EdgeFlipInputArg): Promise<RunbookStatus> {
   const input = parseInput(EdgeFlipInput, rawInput);
+  if (!patched(REVISION_2)) return edgeFlipV1(input);
   const { node, module, predecessor, timings } = input;
   const publicNames = { names: input.publicNames, expectStatus: input.expectStatus };
   const onPublic: ProbeTarget = { ...publicNames, address: input.publicAddress };
