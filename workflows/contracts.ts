@@ -54,6 +54,8 @@ export const EdgeFlipInput = z
     expectStatus: z.number().int().min(100).max(599).default(200),
     /** Text only the successor's answers contain, so a probe cannot mistake the predecessor for it. */
     successorMarker: z.string().min(1).optional(),
+    /** Text only the predecessor's answers contain, so a rollback knows the predecessor answers again. */
+    predecessorMarker: z.string().min(1).optional(),
     startedBy: z.string().min(1),
     timings: Timings.default(Timings.parse({})),
   })

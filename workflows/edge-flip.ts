@@ -1,13 +1,15 @@
 import { ApplicationFailure, patched } from '@temporalio/workflow';
 import { EdgeFlipInput, parseInput, type EdgeFlipInputArg, type RunbookStatus } from './contracts';
 import { edgeFlipV1 } from './legacy/edge-flip-v1';
-import { REVISION_2 } from './runbook/revision';
-import { act } from './runbook/activities';
+import { act, undoAct } from './runbook/activities';
 import { refuse, rollBack } from './runbook/failures';
 import { judgePush } from './runbook/judge-push';
+import { judgeRemoval } from './runbook/judge-removal';
+import { ContainerMemory } from './runbook/memory';
 import { openRunbook } from './runbook/open';
 import { definePlan } from './runbook/plan';
 import { probeOnce, probeUntilServed, type ProbeTarget } from './runbook/probe';
+import { REVISION_2 } from './runbook/revision';
 import type { Look } from './runbook/runbook';
 import {
   applyGateStep,
@@ -29,13 +31,17 @@ export const EDGE_FLIP = definePlan({
       name: 'assign-successor',
       kind: 'action',
       does: 'assign the successor module to the node',
-      undo: { name: 'unassign-successor', does: 'unassign it, push, and collect the apply report' },
+      undo: {
+        name: 'unassign-successor',
+        does: 'unassign it, push, and judge that push: nothing held or drifting, none of its containers left',
+      },
     },
     PUSH_STEP,
     applyGateStep("judge this push's apply report, the node's holds and the successor's containers", [
       'take',
       'retry',
       'recheck',
+      'accept-restarts',
       'abort',
     ]),
     {
@@ -46,8 +52,8 @@ export const EDGE_FLIP = definePlan({
     {
       name: 'verify-successor',
       kind: 'gate',
-      does: 'successor containers running, healthy and stable (no restarts)',
-      actions: ['retry', 'recheck', 'abort'],
+      does: 'successor containers running, healthy, on the current spec, not restarted since first seen',
+      actions: ['retry', 'recheck', 'accept-restarts', 'abort'],
     },
     {
       name: 'probe-successor',
@@ -63,18 +69,39 @@ export const EDGE_FLIP = definePlan({
       fourEyes: true,
     },
     {
+      name: 'recheck-successor',
+      kind: 'gate',
+      does: 'right after the approval, the successor verified and probed again; if anything changed it waits, then asks for approval anew',
+      actions: ['recheck', 'accept-restarts', 'abort'],
+    },
+    {
       name: 'stop-predecessor',
       kind: 'action',
       does: "stop the predecessor's containers",
       undo: {
         name: 'restart-predecessor',
-        does: 'take the successor off the node, restart the predecessor, probe the public names',
+        does: 'free the public ports (unassign the successor and push, else stop its containers), start the predecessor, probe that the predecessor itself answers',
       },
     },
     {
       name: 'probe-public',
       kind: 'action',
       does: 'every public name answers from the successor on the public address; else roll back at once',
+    },
+    {
+      name: 'unassign-predecessor',
+      kind: 'action',
+      does: 'unassign the predecessor, so no later push brings it back to fight the successor for its ports',
+      undo: {
+        name: 'reassign-predecessor',
+        does: 'assign the predecessor again (its containers return on the next push)',
+      },
+    },
+    {
+      name: 'gate-clean',
+      kind: 'gate',
+      does: "push and judge it like any other: the node's report, holds and drift, the successor healthy, no predecessor container left",
+      actions: ['retry', 'recheck', 'accept-restarts', 'abort'],
     },
   ],
 });
@@ -91,31 +118,53 @@ export async function edgeFlip(rawInput: EdgeFlipInputArg): Promise<RunbookStatu
     address: input.successorAddress,
     marker: input.successorMarker,
   };
+  const predecessorAnswers: ProbeTarget = {
+    ...onPublic,
+    marker: input.predecessorMarker,
+    absentMarker: input.successorMarker,
+  };
+  const memory = new ContainerMemory();
+  const handlers = (push: () => Promise<unknown>) => ({
+    retry: push,
+    'accept-restarts': async () => memory.acceptRestarts(),
+  });
 
   return openRunbook(EDGE_FLIP, input, async (rb) => {
     await rb.step(PREFLIGHT, () => preflight(input));
 
-    rb.undo('unassign-successor', unassignSuccessor);
+    rb.undo('unassign-successor', () => removeSuccessor());
     await rb.step('assign-successor', () => act.assignModule({ module, node }));
 
     let receipt = await pushNode(rb, node);
     let took = false;
-    await rb.gate(GATE_APPLY, () => judgePush({ node, module }, receipt, timings), {
-      retry: async () => (receipt = await pushNode(rb, node)),
+    const repush = async () => (receipt = await pushNode(rb, node));
+    await rb.gate(GATE_APPLY, () => judgePush({ node, module }, receipt, timings, { memory }), {
+      ...handlers(repush),
       take: async () => {
         await rb.step('take', () => act.takeModule({ module, node }));
         took = true;
-        receipt = await pushNode(rb, node);
+        await repush();
       },
     });
     if (!took) rb.skip('take', 'nothing held for the successor');
 
-    await rb.gate('verify-successor', verifySuccessor, { retry: async () => undefined });
+    await rb.gate(
+      'verify-successor',
+      verifySuccessor,
+      handlers(async () => undefined),
+    );
     await rb.gate('probe-successor', probeSuccessor, {});
 
-    await rb.approve(
-      'approve-stop-predecessor',
-      `${module} is verified on ${node} and answers ${input.publicNames.join(', ')}; approve stops ${predecessor} (restarted if anything fails after), abort unassigns ${module}.`,
+    // An approval may come hours after the evidence it was given on: look again, ask again if it changed.
+    do {
+      await rb.approve(
+        'approve-stop-predecessor',
+        `${module} is verified on ${node} and answers ${input.publicNames.join(', ')}; approve checks it once more and stops ${predecessor} (restarted if anything fails after), abort unassigns ${module}.`,
+      );
+    } while (
+      await rb.gate('recheck-successor', successorNow, {
+        'accept-restarts': async () => memory.acceptRestarts(),
+      })
     );
 
     rb.undo('restart-predecessor', restartPredecessor);
@@ -134,11 +183,50 @@ export async function edgeFlip(rawInput: EdgeFlipInputArg): Promise<RunbookStatu
       },
       (served) => served.summary,
     );
-    return rb.done(`${module} serves ${input.publicNames.join(', ')} on ${node}; ${predecessor} is stopped`);
+
+    rb.undo(
+      'reassign-predecessor',
+      async () => void (await undoAct.assignModule({ module: predecessor, node })),
+    );
+    await rb.step('unassign-predecessor', () => act.unassignModule({ module: predecessor, node }));
+    let cleanPush = await pushNode(rb, node);
+    await rb.gate(
+      'gate-clean',
+      noPredecessorLeft,
+      handlers(async () => (cleanPush = await pushNode(rb, node))),
+    );
+
+    return rb.done(
+      `${module} serves ${input.publicNames.join(', ')} on ${node}; ${predecessor} is stopped and unassigned`,
+    );
 
     async function verifySuccessor(): Promise<Look> {
-      const look = await judgePush({ node, module }, receipt, timings, { settled: true });
+      const look = await judgePush({ node, module }, receipt, timings, { settled: true, memory });
       return look.ok ? { ok: true, note: `containers of ${module} running, healthy and stable` } : look;
+    }
+
+    /** The successor as it is now: its containers judged against their first sighting, then the probe. */
+    async function successorNow(): Promise<Look> {
+      const containers = await verifySuccessor();
+      if (!containers.ok) return containers;
+      const probed = await probeSuccessor();
+      return probed.ok ? { ok: true, note: `${containers.note}; ${probed.note}` } : probed;
+    }
+
+    async function noPredecessorLeft(): Promise<Look> {
+      const look = await judgePush({ node, module }, cleanPush, timings, { settled: true, memory });
+      if (!look.ok) return look;
+      const left = await act.runningModuleContainers({ node, module: predecessor });
+      if (left.length === 0) return { ok: true, note: `${look.note}; no container of ${predecessor} runs` };
+      const why = `${predecessor} is unassigned but ${left.join(', ')} still run on ${node}`;
+      return {
+        ok: false,
+        note: why,
+        verdict: 'failed',
+        reason: `${why}; retry pushes again, abort reassigns ${predecessor} and restarts it.`,
+        actions: ['retry', 'recheck', 'abort'],
+        facts: [look.note, ...left.map((name) => `container ${name} of ${predecessor} still runs`)],
+      };
     }
   });
 
@@ -155,27 +243,33 @@ export async function edgeFlip(rawInput: EdgeFlipInputArg): Promise<RunbookStatu
     };
   }
 
-  async function unassignSuccessor(): Promise<void> {
-    await act.unassignModule({ module, node });
-    const receipt = await act.pushNode({ node });
-    if (receipt.readable)
-      await act.collectApplyEvidence({
-        node,
-        pushId: receipt.value.pushId,
-        timeoutMs: timings.applyReportMs,
-      });
+  /** Takes the successor off the node and judges that push; throws (the undo waits) when it is not clean. */
+  async function removeSuccessor(): Promise<void> {
+    await undoAct.unassignModule({ module, node });
+    const removal = await judgeRemoval({ node, module }, await undoAct.pushNode({ node }), timings);
+    if (!removal.ok) throw ApplicationFailure.nonRetryable(removal.reason);
   }
 
   /**
-   * Once the predecessor stopped, the successor may have taken the public ports: take it off the node first
-   * (its push removes its containers), or the predecessor cannot bind them and the probe would hear the
-   * successor. unassign-successor repeats it later, idempotently.
+   * Each part runs whatever the one before did: a mesh that will not take the successor off still gets its
+   * containers stopped (the public ports must be free), and the predecessor is started either way. The
+   * probe wants the predecessor's own answer, never the successor's.
    */
   async function restartPredecessor(): Promise<void> {
-    await unassignSuccessor();
-    await act.startModuleContainers({ node, module: predecessor });
-    const served = await probeUntilServed(onPublic, timings);
-    if (!served.ok) throw ApplicationFailure.nonRetryable(`${predecessor} restarted but ${served.summary}`);
+    const problems: string[] = [];
+    try {
+      await removeSuccessor();
+    } catch (error) {
+      problems.push(`the successor did not come off cleanly (${(error as Error).message})`);
+      await undoAct.stopModuleContainers({ node, module }).catch((e: Error) => problems.push(e.message));
+    }
+    await undoAct
+      .startModuleContainers({ node, module: predecessor })
+      .catch((e: Error) => problems.push(e.message));
+    const served = await probeUntilServed(predecessorAnswers, timings);
+    if (!served.ok) problems.push(`${predecessor} does not answer: ${served.summary}`);
+    if (problems.length > 0)
+      throw ApplicationFailure.nonRetryable(`${predecessor} restart: ${problems.join('; ')}`);
   }
 }
 

@@ -7,12 +7,20 @@ export { summariseProbes } from './summary';
 export { ProbeInput, ProbeResult } from './schemas';
 
 async function probeOne(address: URL, name: string, input: ProbeInput): Promise<ProbeResult> {
-  const wantsMarker = input.marker !== undefined;
-  const outcome = await getWithHost(address, name, input.timeoutMs, wantsMarker);
+  const wantsBody = input.marker !== undefined || input.absentMarker !== undefined;
+  const outcome = await getWithHost(address, name, input.timeoutMs, wantsBody);
   if ('error' in outcome) return { name, ok: false, error: outcome.error };
-  const markerFound = wantsMarker ? outcome.body.includes(input.marker ?? '') : undefined;
-  const ok = outcome.status === input.expectStatus && markerFound !== false;
-  return { name, ok, status: outcome.status, ...(markerFound !== undefined ? { markerFound } : {}) };
+  const markerFound = input.marker !== undefined ? outcome.body.includes(input.marker) : undefined;
+  const absentMarkerFound =
+    input.absentMarker !== undefined ? outcome.body.includes(input.absentMarker) : undefined;
+  const ok = outcome.status === input.expectStatus && markerFound !== false && absentMarkerFound !== true;
+  return {
+    name,
+    ok,
+    status: outcome.status,
+    ...(markerFound !== undefined ? { markerFound } : {}),
+    ...(absentMarkerFound !== undefined ? { absentMarkerFound } : {}),
+  };
 }
 
 /**

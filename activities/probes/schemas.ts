@@ -9,6 +9,8 @@ export const ProbeInput = z.object({
   expectStatus: z.number().int().min(100).max(599),
   /** Text the answer's body must contain, e.g. to tell the successor's answers from the predecessor's. */
   marker: z.string().min(1).optional(),
+  /** Text the answer's body must not contain, e.g. to be sure the predecessor answers, not its successor. */
+  absentMarker: z.string().min(1).optional(),
   timeoutMs: z.number().int().positive().max(120_000),
 });
 export type ProbeInput = z.infer<typeof ProbeInput>;
@@ -21,5 +23,7 @@ export const ProbeResult = z.object({
   error: z.string().min(1).optional(),
   /** Only when a marker was asked for and an answer arrived. */
   markerFound: z.boolean().optional(),
+  /** Only when an absent marker was named and an answer arrived: the answer carried it (someone else answered). */
+  absentMarkerFound: z.boolean().optional(),
 });
 export type ProbeResult = z.infer<typeof ProbeResult>;

@@ -83,7 +83,13 @@ describe('edge-flip runbook on a real Temporal dev server and the local mesh ove
     await decide(handle, 'approve', 'approve-stop-predecessor');
     const done = await handle.result();
     assert.equal(done.phase, 'completed');
-    assert.equal((await engine.inspect(`${node}.caddy.edge`))?.State.Running, false);
+    // The flip ends clean: the predecessor is unassigned, so the last push removed its containers.
+    assert.equal(await engine.inspect(`${node}.caddy.edge`), undefined);
+    assert.ok(!(await mesh.nodeState(node)).assigned.includes('caddy'));
+    assert.deepEqual(
+      ['unassign-predecessor', 'gate-clean'].map((step) => stepState(done, step)),
+      ['done', 'done'],
+    );
   });
 
   it('incident replay: waits at the hold without touching the predecessor, completes after take', async () => {

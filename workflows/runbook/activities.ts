@@ -33,3 +33,17 @@ export const notify = proxyActivities<Pick<Activities, 'remindOperators'>>({
   startToCloseTimeout: '15 seconds',
   retry: { initialInterval: '1 second', maximumAttempts: 2 },
 });
+
+/**
+ * Undo steps run when something already went wrong: they try patiently (about six minutes of backoff), then
+ * wait for the operator (retry or give-up) instead of failing the rollback in seconds.
+ */
+export const undoAct = proxyActivities<Activities>({
+  startToCloseTimeout: '2 minutes',
+  retry: {
+    initialInterval: '2 seconds',
+    backoffCoefficient: 2,
+    maximumInterval: '1 minute',
+    maximumAttempts: 10,
+  },
+});

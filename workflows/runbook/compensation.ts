@@ -1,4 +1,6 @@
 import { CancellationScope, log } from '@temporalio/workflow';
+import type { Decisions } from './decisions';
+import { failureMessage } from './failures';
 import type { Progress } from './progress';
 
 interface Compensation {
@@ -10,7 +12,11 @@ interface Compensation {
 export class Compensations {
   private readonly stack: Compensation[] = [];
 
-  constructor(private readonly progress: Progress) {}
+  /** `decisions`: a failed undo waits for the operator (retry or give-up); without it, it is recorded and skipped. */
+  constructor(
+    private readonly progress: Progress,
+    private readonly decisions?: Decisions,
+  ) {}
 
   push(step: string, undo: () => Promise<void>): void {
     this.stack.push({ step, undo });
@@ -32,18 +38,41 @@ export class Compensations {
     const failures: string[] = [];
     await CancellationScope.nonCancellable(async () => {
       for (let entry = this.stack.pop(); entry; entry = this.stack.pop()) {
-        this.progress.mark(entry.step, 'running');
-        try {
-          await entry.undo();
-          this.progress.mark(entry.step, 'compensated');
-        } catch (error) {
-          const message = error instanceof Error ? error.message : String(error);
-          log.error('compensation failed', { step: entry.step, error: message });
-          this.progress.mark(entry.step, 'failed', message);
-          failures.push(`${entry.step}: ${message}`);
-        }
+        const failure = await this.undoOne(entry);
+        if (failure) failures.push(`${entry.step}: ${failure}`);
       }
     });
     return failures;
+  }
+
+  /** Runs one undo until it succeeds or, asked, the operator gives it up; returns why it stayed undone. */
+  private async undoOne(entry: Compensation): Promise<string | undefined> {
+    for (;;) {
+      this.progress.mark(entry.step, 'running');
+      try {
+        await entry.undo();
+        this.progress.mark(entry.step, 'compensated');
+        return undefined;
+      } catch (error) {
+        const message = this.decisions
+          ? failureMessage(error)
+          : error instanceof Error
+            ? error.message
+            : String(error);
+        log.error('compensation failed', { step: entry.step, error: message });
+        if (this.decisions) {
+          const decision = await this.decisions.await({
+            gate: entry.step,
+            verdict: 'failed',
+            reason: `Undo step ${entry.step} failed: ${message.replace(/\.?$/, '')}; retry runs it again, give-up leaves it undone and ends the runbook with its rollback failed.`,
+            actions: ['retry', 'give-up'],
+            facts: [message],
+          });
+          if (decision.action === 'retry') continue;
+        }
+        this.progress.mark(entry.step, 'failed', message);
+        return message;
+      }
+    }
   }
 }

@@ -3,6 +3,7 @@ import type { Timings } from '../contracts';
 import { classify, type ReceiptEvidence, type ReportEvidence, type Verdict } from '../verdict';
 import { act } from './activities';
 import { gateFacts } from './gate-facts';
+import type { ContainerMemory } from './memory';
 import type { Look } from './runbook';
 
 export interface PushTarget {
@@ -20,8 +21,9 @@ export async function judgePush(
   target: PushTarget,
   receipt: ReceiptEvidence,
   timings: Timings,
-  options: { settled?: boolean } = {},
+  options: { settled?: boolean; memory?: ContainerMemory } = {},
 ): Promise<Look> {
+  const { memory } = options;
   const deadline = new Date().getTime() + timings.healthDeadlineMs;
   for (;;) {
     const applied = receipt.readable
@@ -42,8 +44,13 @@ export async function judgePush(
       ...applied,
       containers,
       healthDeadlinePassed: options.settled === true || new Date().getTime() >= deadline,
+      // A runbook with a memory of its containers judges by revision 2 of the gate rule.
+      ...(memory ? { firstSeen: { ...memory.firstSeen }, revision: 2 } : {}),
     });
-    if (verdict.verdict !== 'pending') return look(verdict, applyNote(receipt, applied.report, verdict));
+    memory?.remember(containers, new Date().toISOString());
+    const note = applyNote(receipt, applied.report, verdict);
+    if (verdict.verdict !== 'pending')
+      return look(verdict, memory && receipt.readable ? `${note} (push ${receipt.value.pushId})` : note);
     await sleep(timings.recheckEveryMs, { summary: `health of ${target.module} still starting: look again` });
   }
 }

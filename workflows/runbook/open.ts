@@ -1,5 +1,11 @@
-import { patched, setCurrentDetails, setHandler, workflowInfo } from '@temporalio/workflow';
-import { statusQuery, type RunbookStatus } from '../contracts';
+import {
+  ApplicationFailure,
+  patched,
+  setCurrentDetails,
+  setHandler,
+  workflowInfo,
+} from '@temporalio/workflow';
+import { FAILURE, runbookWorkflowId, statusQuery, type RunbookStatus } from '../contracts';
 import { logContext } from '../interceptors';
 import type { RunbookPolicy } from '../policy';
 import { act } from './activities';
@@ -23,10 +29,14 @@ export async function openRunbook<P extends RunbookPlan>(
   script: (rb: Runbook<P>) => Promise<RunbookStatus>,
 ): Promise<RunbookStatus> {
   const { node, module, startedBy } = identity;
-  const progress = new Progress(
-    { id: workflowInfo().workflowId, kind: plan.kind, node, module, startedBy },
-    listedSteps(plan),
-  );
+  const id = workflowInfo().workflowId;
+  // The node lock is the workflow id: a runbook under any other id would run beside the node's own.
+  if (plan.revision >= 2 && id !== runbookWorkflowId(node))
+    throw ApplicationFailure.nonRetryable(
+      `A runbook on ${node} runs as ${runbookWorkflowId(node)}, not ${id}: one runbook per node at a time.`,
+      FAILURE.invalidInput,
+    );
+  const progress = new Progress({ id, kind: plan.kind, node, module, startedBy }, listedSteps(plan));
   setHandler(statusQuery, () => progress.status);
   // Runbooks started before decisions carried evidence replay without policy, reminders or search attributes.
   const operatorUi = patched('operator-ui');
@@ -39,7 +49,8 @@ export async function openRunbook<P extends RunbookPlan>(
   // The worker parsed it from its config; the history keeps what applied.
   const policy: RunbookPolicy | undefined = operatorUi ? await act.runbookPolicy() : undefined;
   const decisions = new Decisions(progress, policy);
-  const undo = new Compensations(progress);
+  // Revision 2: an undo that keeps failing waits for the operator instead of ending the rollback at once.
+  const undo = new Compensations(progress, plan.revision >= 2 ? decisions : undefined);
   try {
     return await script(new Runbook(plan, progress, decisions, undo));
   } catch (error) {

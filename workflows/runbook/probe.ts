@@ -7,6 +7,8 @@ export interface ProbeTarget {
   names: string[];
   expectStatus: number;
   marker?: string;
+  /** Text the answers must not carry (the successor's marker, when the predecessor must be the one answering). */
+  absentMarker?: string;
 }
 
 export interface ProbeOutcome {
@@ -40,7 +42,7 @@ export async function probeOnce(target: ProbeTarget): Promise<ProbeOutcome & { f
   const what = failing
     .map(
       (result) =>
-        `${result.name} (${result.error ?? `status ${result.status ?? '?'}${result.markerFound === false ? ', not the expected server' : ''}`})`,
+        `${result.name} (${result.error ?? `status ${result.status ?? '?'}${result.markerFound === false ? ', not the expected server' : ''}${result.absentMarkerFound === true ? ', answered by the wrong server' : ''}`})`,
     )
     .join(', ');
   return {

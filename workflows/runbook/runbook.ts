@@ -45,17 +45,23 @@ export class Runbook<P extends RunbookPlan> {
     return result;
   }
 
-  /** Checks until the evidence is ok; otherwise waits for the operator's decision, acts on it, checks again. */
+  /**
+   * Checks until the evidence is ok; otherwise waits for the operator's decision, acts on it, checks again.
+   * Resolves to whether it had to wait: the evidence was not ok at the first look.
+   */
   async gate<G extends GateName<P>>(
     name: G,
     check: () => Promise<Look>,
     handlers: GateHandlers<ActionAt<P, G>>,
-  ): Promise<void> {
+  ): Promise<boolean> {
     const allowed: readonly string[] = plannedStep(this.plan, name)?.actions ?? [];
     const act = handlers as Partial<Record<string, () => Promise<unknown>>>;
-    for (;;) {
+    for (let waited = false; ; waited = true) {
       const look = await this.attempt(name, check);
-      if (look.ok) return this.progress.mark(name, 'done', look.note);
+      if (look.ok) {
+        this.progress.mark(name, 'done', look.note);
+        return waited;
+      }
       this.progress.mark(name, 'waiting', look.note);
       const offered = look.actions.filter(
         (a) => allowed.includes(a) && (a === 'abort' || a === 'recheck' || act[a] !== undefined),

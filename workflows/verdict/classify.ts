@@ -92,7 +92,14 @@ export function classify(evidence: Evidence): Verdict {
     });
   }
   if (acc.failed.length > 0 || failing.length > 0) {
-    problems.push({ kind: 'failed', clause: failedClause(node, acc, failing, expected), actions: ['retry'] });
+    const restarted = failing.some((f) =>
+      f.failures.some((why) => why.includes('since the runbook first saw it')),
+    );
+    problems.push({
+      kind: 'failed',
+      clause: failedClause(node, acc, failing, expected),
+      actions: restarted ? ['retry', 'accept-restarts'] : ['retry'],
+    });
   }
   if (acc.held.length > 0) {
     const clause = heldClause(node, module, acc, nodeState, heldBack);

@@ -27,15 +27,24 @@ export function inspectContainer(
   const base = { module: c.module, container: c.container, name: c.name };
   const o = c.observed;
   if (!o.exists)
-    return { ...base, running: false, failures: ['is missing'], mounts: [], staleSpec: [], starting: false };
+    return {
+      ...base,
+      running: false,
+      failures: ['is missing'],
+      mounts: [],
+      staleSpec: [],
+      restartedSince: 0,
+      starting: false,
+    };
 
   const running = o.state === 'running';
   const failures: string[] = [];
   if (o.state !== 'running') failures.push(NOT_RUNNING[o.state]);
   if (!o.restartCountStable) failures.push(`keeps restarting (restart count ${o.restartCount} and rising)`);
   const seen = options.firstSeen?.[c.name];
-  if (seen && seen.id === o.id && o.restartCount > seen.restartCount) {
-    const times = o.restartCount - seen.restartCount;
+  const restartedSince = seen && seen.id === o.id ? Math.max(0, o.restartCount - seen.restartCount) : 0;
+  if (seen && restartedSince > 0) {
+    const times = restartedSince;
     failures.push(
       `restarted ${times} ${times === 1 ? 'time' : 'times'} since the runbook first saw it at ${seen.at.slice(11, 19)} UTC`,
     );
@@ -48,7 +57,7 @@ export function inspectContainer(
   const mounts = compareMounts(c.desiredMounts, o.mounts, options.oldHostPaths);
   const staleSpec = options.compareSpec ? compareSpec(c, o) : [];
   if (failures.length === 0 && mounts.length === 0 && staleSpec.length === 0 && !starting) return undefined;
-  return { ...base, running, failures, mounts, staleSpec, starting };
+  return { ...base, running, failures, mounts, staleSpec, restartedSince, starting };
 }
 
 /** How a running container differs from what the current spec asks for, by mesh's own label and its image. */

@@ -23,9 +23,10 @@ export type VerdictKind = z.infer<typeof VerdictKind>;
  * - `recreate`: recreate the listed containers on their desired mounts, then gate again;
  * - `retry`: push again and gate again;
  * - `recheck`: gather the evidence again without changing anything;
+ * - `accept-restarts`: count restarts from now on (the operator saw them and judged them harmless);
  * - `abort`: cancel the runbook; its compensations run.
  */
-export const ACTIONS = ['take', 'recreate', 'retry', 'recheck', 'abort'] as const;
+export const ACTIONS = ['take', 'recreate', 'retry', 'recheck', 'accept-restarts', 'abort'] as const;
 export const Action = z.enum(ACTIONS);
 export type Action = z.infer<typeof Action>;
 
@@ -57,6 +58,8 @@ export const ContainerFinding = z.object({
   mounts: z.array(MountMismatch),
   /** How it differs from the current spec (its digest label, its image): it was left from an older spec. */
   staleSpec: z.array(z.string()),
+  /** Restarts since the runbook first saw this container (0 without that memory). */
+  restartedSince: z.number().int().min(0),
   /** Health is still `starting` and the deadline has not passed. */
   starting: z.boolean(),
 });
