@@ -1,7 +1,7 @@
 import type { ApplyReport, ModuleSpec, NodeState, PushReceipt, UpgradePolicy } from './schemas';
 
 /**
- * The verbs a runbook uses to talk to mesh (DESIGN §1, §3). Every adapter returns values parsed by
+ * The verbs a runbook uses to talk to mesh (docs/design.md §2, §6). Every adapter returns values parsed by
  * the schemas in ./schemas and throws MeshUnreadableError for anything that does not parse.
  */
 export interface MeshPort {

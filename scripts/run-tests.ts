@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { writeFileSync, mkdtempSync, rmSync } from 'node:fs';
@@ -9,11 +8,13 @@ import { freeLocalPort } from '../worker/ports';
 import { devServerExecutable } from '../worker/temporal-binary';
 import { WORKFLOW_INTERCEPTOR_MODULES, WORKFLOWS_PATH } from '../worker/workflow-code';
 import { MESH_SEARCH_ATTRIBUTES } from '../workflows/search-attributes';
+import { allPassed, runTestFiles, summaryLine } from './node-test-run';
 
 /**
  * The test harness: one real Temporal dev server for the whole run, then node's test runner over every
- * test file (unit first), then a one-line summary. Integration tests find the server in TEMPORAL_ADDRESS,
- * its Web UI in TEMPORAL_UI_URL.
+ * test file (unit first), then a one-line summary counted from the runner's events. It exits 1 unless tests
+ * ran and every one passed: a skipped, todo or cancelled test fails the run too. Integration tests find the
+ * server in TEMPORAL_ADDRESS, its Web UI in TEMPORAL_UI_URL.
  */
 
 const root = join(__dirname, '..');
@@ -26,22 +27,6 @@ function testFiles(dir: string): string[] {
       return entry.name.endsWith('.test.ts') ? [path] : [];
     })
     .sort();
-}
-
-function runNodeTests(files: string[], env: NodeJS.ProcessEnv): Promise<{ code: number; output: string }> {
-  const args = ['--import', 'tsx', '--test', '--test-reporter=spec', '--test-concurrency=1', ...files];
-  const child = spawn(process.execPath, args, { cwd: root, env, stdio: ['ignore', 'pipe', 'inherit'] });
-  let output = '';
-  child.stdout.on('data', (chunk: Buffer) => {
-    output += chunk.toString();
-    process.stdout.write(chunk);
-  });
-  return new Promise((resolve) => child.on('close', (code) => resolve({ code: code ?? 1, output })));
-}
-
-function count(output: string, label: string): number {
-  const match = new RegExp(`^\\S*\\s*${label} (\\d+)$`, 'm').exec(output);
-  return match ? Number(match[1]) : 0;
 }
 
 const quietLogger = {
@@ -74,24 +59,19 @@ async function main(): Promise<number> {
       logger: quietLogger,
     });
     writeFileSync(bundle, code);
-    const env = {
-      ...process.env,
+    // node:test's run() on Node 20 has no env or cwd option: its test processes inherit this process's.
+    Object.assign(process.env, {
       TEMPORAL_ADDRESS: temporal.address,
       TEMPORAL_NAMESPACE: 'default',
       TEMPORAL_UI_URL: uiUrl,
       MESH_WORKFLOW_BUNDLE: bundle,
-    };
-    const { code: exitCode, output } = await runNodeTests(
-      files.map((file) => relative(root, file)),
-      env,
-    );
-    const passed = count(output, 'pass');
-    const failed = count(output, 'fail');
+    });
+    const relativeFiles = files.map((file) => relative(root, file));
+    process.chdir(root);
+    const tally = await runTestFiles(relativeFiles);
     const seconds = ((Date.now() - started) / 1000).toFixed(1);
-    process.stdout.write(
-      `\nharness: ${files.length} test files in ${seconds}s\ntests: ${passed} passed, ${failed} failed\n`,
-    );
-    return exitCode !== 0 || failed > 0 || passed === 0 ? 1 : 0;
+    process.stdout.write(`\nharness: ${files.length} test files in ${seconds}s\n${summaryLine(tally)}\n`);
+    return allPassed(tally) ? 0 : 1;
   } finally {
     rmSync(scratch, { recursive: true, force: true });
     await temporal.teardown();

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { DEFAULT_SOCKET, DockerEngine } from '../../docker/engine';
 import { AbsolutePath, Name } from '../../mesh/schemas';
 
-/** How the worker reaches one node's Docker engine (DESIGN §3): unix socket, tcp (+TLS), or ssh. */
+/** How the worker reaches one node's Docker engine (docs/design.md §4): unix socket, tcp (+TLS), or ssh. */
 const Port = z.number().int().min(1).max(65535);
 const SocketEndpoint = z.object({ socket: AbsolutePath }).strict();
 const TcpEndpoint = z

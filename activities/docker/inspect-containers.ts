@@ -76,7 +76,7 @@ function inspection(
 }
 
 /**
- * Reads every container of the module's spec straight from the node's Docker engine (DESIGN §2: the
+ * Reads every container of the module's spec straight from the node's Docker engine (docs/design.md §4: the
  * node's own report is not trusted alone), twice, `stabilityWindowMs` apart. Throws (non-retryable) when
  * two containers carry the same module container's labels: picking one could hide the other.
  */

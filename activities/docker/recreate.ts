@@ -23,7 +23,7 @@ function isCurrent(found: LabelledContainer | undefined, spec: ContainerSpec): b
  * node's `hostRoot`), so it mounts the spec's current host paths. Returns the Docker names recreated.
  *
  * This acts on the node's Docker engine directly, not through mesh: the mesh port has no recreate verb,
- * and a push leaves a running container as it is even when its spec changed (DESIGN §1, incident 2).
+ * and a push leaves a running container as it is even when its spec changed (docs/design.md §1, incident 2).
  * It does not take the local mesh's node lock; the runbook calls it only between pushes, after the
  * node reported its apply, so no agent is changing the same containers.
  *

@@ -111,7 +111,8 @@ export function createMeshActivities({ mesh }: MeshActivityDeps) {
     /**
      * Moves every mount host path and data dir of the module's spec at or under `from` to the same
      * sub-path under `to`, and writes the spec (it takes effect on the next push; mesh does not recreate a
-     * running container for it, DESIGN §1 incident 2). `changed` names the containers whose mounts moved.
+     * running container for it, docs/design.md §1, incident 2). `changed` names the containers whose
+     * mounts moved.
      * Idempotent: a second run finds nothing under `from`, writes nothing and returns `changed: []`.
      * The spec is read and written whole: a concurrent change to it between the two would be lost.
      */

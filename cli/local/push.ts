@@ -27,7 +27,7 @@ export function registerPush(local: Command): void {
       const report = input.wait
         ? await waitForApplyReport(mesh, input.node, receipt.pushId, { timeoutMs: input.timeout * 1000 })
         : undefined;
-      // Sent but not applied is what the operator must not miss (DESIGN §1): make it fail the command.
+      // Sent but not applied is what the operator must not miss (docs/design.md §1): fail the command.
       if (report && (report.applied !== receipt.sent || report.held.length > 0 || report.failed.length > 0)) {
         process.exitCode = EXIT.failure;
       }

@@ -10,7 +10,10 @@ import { buildArgv, describeArgv, type MeshVerb, type PlaceholderValues } from '
 import type { CommandMeshConfig } from './config';
 import { runMeshCommand } from './run';
 
-/** The operator's real mesh controller, driven through its CLI (DESIGN §3). Output contract: ./config.ts. */
+/**
+ * The operator's real mesh controller, driven through its CLI (docs/design.md §6). Output contract:
+ * ./config.ts.
+ */
 export class CommandMesh implements MeshPort {
   constructor(private readonly config: CommandMeshConfig) {}
 

@@ -17,7 +17,7 @@ export interface ApplyOutcome {
 type Planned<K extends PlannedResource['kind']> = Extract<PlannedResource, { kind: K }>;
 
 /**
- * What a node agent does with one push (DESIGN §1), faithful to both incidents: held data and the
+ * What a node agent does with one push (docs/design.md §2), faithful to both incidents: held data and the
  * containers mounting it are skipped with a reason; a running container is left as it is even when its
  * spec changed, without a word; containers of modules no longer pushed are removed (their data stays).
  */

@@ -25,7 +25,7 @@ export interface BuildDeps {
 /**
  * A new build of each image the module runs. Under `roll-out`, the build then recreates the module's
  * existing containers on every node it is assigned to, with the module's CURRENT spec: an ordinary
- * build becomes a deployment (DESIGN §1, incident 2). Under `manual` nothing is recreated.
+ * build becomes a deployment (docs/design.md §1, incident 2). Under `manual` nothing is recreated.
  */
 export async function buildModule(
   { layout, controller, engine }: BuildDeps,

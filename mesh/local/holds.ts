@@ -10,7 +10,7 @@ export interface DirFacts {
   owned: boolean;
 }
 
-/** On an adopted node, data mesh did not create is held until the module is taken (DESIGN §1). */
+/** On an adopted node, data mesh did not create is held until the module is taken (docs/design.md §2). */
 export function isDirHeld({ adopted, taken, existsOnDisk, owned }: DirFacts): boolean {
   return adopted && !taken && existsOnDisk && !owned;
 }

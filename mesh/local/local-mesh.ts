@@ -35,7 +35,7 @@ export interface CreateNodeOptions {
   hostRoot?: string;
 }
 
-/** The reference mesh over the local Docker engine (DESIGN §3), state in files under `stateDir`. */
+/** The reference mesh over the local Docker engine (docs/design.md §6), state in files under `stateDir`. */
 export class LocalMesh implements MeshPort {
   readonly layout: StateLayout;
   private readonly controller: ControllerStore;

@@ -26,7 +26,7 @@ import { startTestWorker, type TestWorker } from '../support/temporal';
 
 /**
  * The data-path-move runbook end to end: real Temporal dev server, the local mesh over real Docker, real
- * files. The local mesh reproduces incident 2 (DESIGN §1): a push after the mount moved starts the
+ * files. The local mesh reproduces incident 2 (docs/design.md §1): a push after the mount moved starts the
  * stopped container again as it was, on A, so every move here passes through the unrecreated-volume gate.
  */
 

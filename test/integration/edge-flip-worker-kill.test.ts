@@ -22,9 +22,10 @@ import { harnessTarget } from '../support/temporal';
 import { WorkerProcesses } from '../support/worker-process';
 
 /**
- * The runbook survives its worker dying (DESIGN §2, "resumable"): the worker runs in a child process, the
- * test SIGKILLs it mid-runbook and starts another, and the runbook ends with every side effect done
- * exactly once — pushes counted in the node's journal, container starts and stops in Docker's events.
+ * The runbook survives its worker dying (docs/design.md §5, "Resumable"): the worker runs in a child
+ * process, the test SIGKILLs it mid-runbook and starts another, and the runbook ends with every side
+ * effect done exactly once — pushes counted in the node's journal, container starts and stops in Docker's
+ * events.
  */
 
 const FAST: Timings = {

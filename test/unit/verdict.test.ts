@@ -105,7 +105,7 @@ function judge(e: Evidence, ...names: string[]): Verdict {
   return v;
 }
 
-// ---- the incident (DESIGN §1, context 000): sent 346, applied 330, 16 held for route-proxy ----
+// ---- the incident (docs/design.md §1, incident 1): sent 346, applied 330, 16 held for route-proxy ----
 
 const RP_REASON =
   'would mount /var/lib/route-proxy/ca, found on this adopted node; not run until route-proxy is taken';

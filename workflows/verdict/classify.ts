@@ -21,7 +21,7 @@ interface Problem {
 }
 
 /**
- * The gate rule (DESIGN §2): one pure function from evidence to a verdict. Inconclusive means pause:
+ * The gate rule (docs/design.md §3): one pure function from evidence to a verdict. Inconclusive means pause:
  * only `ok` lets a runbook move on.
  *
  * Precedence, most severe first: unreadable (nothing else can be trusted), drift (the node did something

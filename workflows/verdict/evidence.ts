@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { AbsolutePath, ApplyReport, Name, NodeState, PushReceipt } from '../../mesh/schemas';
 
 /**
- * The evidence a gate classifies (DESIGN §2, "The gate rule"). Activities gather it; `classify` judges it.
+ * The evidence a gate classifies (docs/design.md §3). Activities gather it; `classify` judges it.
  * Everything here is plain data, so it crosses the Temporal boundary and is replayed unchanged.
  */
 
