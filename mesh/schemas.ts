@@ -10,14 +10,20 @@ export const Name = z
   .string()
   .regex(NAME_PATTERN, 'lower-case letters, digits and dashes, not starting with a dash');
 
-/** Characters a host path, and so a resource id, may not hold: control characters and line breaks. */
-const UNPRINTABLE = /[\u0000-\u001f\u007f\u0085\u2028\u2029]/;
+/** Whether text holds a character a host path, and so a resource id, may not: a control character or line break. */
+function unprintable(text: string): boolean {
+  for (const ch of text) {
+    const code = ch.codePointAt(0) ?? 0;
+    if (code < 0x20 || code === 0x7f || code === 0x85 || code === 0x2028 || code === 0x2029) return true;
+  }
+  return false;
+}
 
 export const AbsolutePath = z
   .string()
   .refine((p) => p.startsWith('/'), 'must be an absolute path')
   .refine((p) => !p.split('/').includes('..'), 'must not contain ..')
-  .refine((p) => !UNPRINTABLE.test(p), 'must not contain control characters or line breaks');
+  .refine((p) => !unprintable(p), 'must not contain control characters or line breaks');
 
 export const UpgradePolicy = z.enum(['manual', 'roll-out']);
 export type UpgradePolicy = z.infer<typeof UpgradePolicy>;
@@ -70,7 +76,7 @@ export type ModuleSpecInput = z.input<typeof ModuleSpec>;
 export const ResourceId = z
   .string()
   .regex(/^[a-z0-9][a-z0-9-]*\/(dir|container):.+$/, 'not a mesh resource id')
-  .refine((id) => !UNPRINTABLE.test(id), 'not a mesh resource id: control characters or line breaks');
+  .refine((id) => !unprintable(id), 'not a mesh resource id: control characters or line breaks');
 
 export const PushReceipt = z.strictObject({
   pushId: z.string().min(1),
