@@ -180,6 +180,8 @@ export const FAILURE = {
   rolledBack: 'RolledBack',
   rollbackFailed: 'RollbackFailed',
   aborted: 'Aborted',
+  /** The node's last runbook ended with its rollback failed; `mesh runbook clear` after a look. */
+  nodeNeedsClearing: 'NodeNeedsClearing',
 } as const;
 
 /** Workflow input parsed on the first line; bad input fails the run, not the task. */

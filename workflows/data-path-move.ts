@@ -12,6 +12,7 @@ import type { Look } from './runbook/runbook';
 import {
   applyGateStep,
   GATE_APPLY,
+  LOCKS_STEP,
   PREFLIGHT,
   preflightStep,
   pushNode,
@@ -23,6 +24,7 @@ export const DATA_PATH_MOVE = definePlan({
   kind: 'data-path-move',
   purpose: "Move a module's data to a new host path; never leave a container silently on the old one.",
   steps: [
+    LOCKS_STEP,
     preflightStep(
       'paths are safe, A exists, B is empty with room, the containers mounting A are the expected ones',
     ),
@@ -92,7 +94,8 @@ export async function dataPathMove(rawInput: DataPathMoveInputArg): Promise<Runb
   if (!patched(REVISION_2)) return dataPathMoveV1(input);
   const { node, module, from, to, timings } = input;
 
-  return openRunbook(DATA_PATH_MOVE, input, async (rb) => {
+  const touches = { nodes: [node], modules: [module], what: `data-path-move of ${module} on ${node}` };
+  return openRunbook(DATA_PATH_MOVE, { ...input, touches }, async (rb) => {
     const { size, onOld, spec } = await rb.step(
       PREFLIGHT,
       () => preflight(input),

@@ -14,6 +14,7 @@ import type { Look } from './runbook/runbook';
 import {
   applyGateStep,
   GATE_APPLY,
+  LOCKS_STEP,
   PREFLIGHT,
   preflightStep,
   pushNode,
@@ -26,6 +27,7 @@ export const EDGE_FLIP = definePlan({
   purpose:
     "Replace a node's edge proxy with its successor, never stopping the old one before the new one is proven.",
   steps: [
+    LOCKS_STEP,
     preflightStep('the predecessor runs and serves every public name; the successor does not run yet'),
     {
       name: 'assign-successor',
@@ -129,7 +131,12 @@ export async function edgeFlip(rawInput: EdgeFlipInputArg): Promise<RunbookStatu
     'accept-restarts': async () => memory.acceptRestarts(),
   });
 
-  return openRunbook(EDGE_FLIP, input, async (rb) => {
+  const touches = {
+    nodes: [node],
+    modules: [module, predecessor],
+    what: `edge-flip ${predecessor} → ${module} on ${node}`,
+  };
+  return openRunbook(EDGE_FLIP, { ...input, touches }, async (rb) => {
     await rb.step(PREFLIGHT, () => preflight(input));
 
     rb.undo('unassign-successor', () => removeSuccessor());

@@ -1,6 +1,7 @@
 import { log } from '@temporalio/activity';
 import { RunbookPolicy } from '../../workflows/policy';
 import { Reminder, type Notifier } from './notifier';
+import { createRunActivities } from './runs';
 
 export interface RunbookSettingsDeps {
   /** Who may decide and when to remind; the defaults when the worker's config says nothing. */
@@ -12,6 +13,7 @@ export interface RunbookSettingsDeps {
 export function createRunbookActivities(deps: RunbookSettingsDeps) {
   const policy = deps.policy ?? RunbookPolicy.parse({});
   return {
+    ...createRunActivities(),
     /** The worker's decision policy, read once at a runbook's start so its history shows what applied. */
     async runbookPolicy(): Promise<RunbookPolicy> {
       return policy;

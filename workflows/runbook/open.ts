@@ -1,5 +1,6 @@
 import {
   ApplicationFailure,
+  CancellationScope,
   patched,
   setCurrentDetails,
   setHandler,
@@ -13,9 +14,11 @@ import { Compensations } from './compensation';
 import { Decisions } from './decisions';
 import { renderDetails } from './details';
 import { finish } from './finish';
+import { Locks } from './locks';
 import { listedSteps, type RunbookPlan } from './plan';
 import { Progress } from './progress';
 import { Runbook } from './runbook';
+import { LOCKS } from './shared-steps';
 import { searchAttributePublisher } from './visibility';
 
 /**
@@ -23,9 +26,17 @@ import { searchAttributePublisher } from './visibility';
  * search attributes, the worker's decision policy, the decision Update and the undo stack are set up
  * first; any failure or abort runs the undo steps and ends the runbook in the phase that says what happened.
  */
+export interface RunbookIdentity {
+  node: string;
+  module: string;
+  startedBy: string;
+  /** Revision 2: what the runbook locks besides its node's workflow id, and says it does while others wait. */
+  touches?: { nodes: string[]; modules: string[]; what: string };
+}
+
 export async function openRunbook<P extends RunbookPlan>(
   plan: P,
-  identity: { node: string; module: string; startedBy: string },
+  identity: RunbookIdentity,
   script: (rb: Runbook<P>) => Promise<RunbookStatus>,
 ): Promise<RunbookStatus> {
   const { node, module, startedBy } = identity;
@@ -51,9 +62,38 @@ export async function openRunbook<P extends RunbookPlan>(
   const decisions = new Decisions(progress, policy);
   // Revision 2: an undo that keeps failing waits for the operator instead of ending the rollback at once.
   const undo = new Compensations(progress, plan.revision >= 2 ? decisions : undefined);
+  const locks = new Locks();
   try {
+    if (plan.revision >= 2) await refuseUncleared(node);
+    if (identity.touches) await takeLocks(locks, identity.touches, progress);
     return await script(new Runbook(plan, progress, decisions, undo));
   } catch (error) {
     throw await finish(error, progress, undo);
+  } finally {
+    await CancellationScope.nonCancellable(() => locks.release());
   }
+}
+
+/** A node whose last runbook could not roll back is in a state no runbook knows: a person looks first. */
+async function refuseUncleared(node: string): Promise<void> {
+  const { workflowId, runId } = workflowInfo();
+  const previous = await act.previousRun({ workflowId, runId });
+  if (previous.kind !== 'runbook' || previous.failureType !== FAILURE.rollbackFailed) return;
+  throw ApplicationFailure.nonRetryable(
+    `The last runbook on ${node} (${previous.type}, run ${previous.runId}) ended with its rollback failed (${previous.outcome ?? 'no outcome'}); look at ${node}, then clear it: mesh runbook clear ${node} --reason "<what you found and did>".`,
+    FAILURE.nodeNeedsClearing,
+  );
+}
+
+async function takeLocks(
+  locks: Locks,
+  touches: NonNullable<RunbookIdentity['touches']>,
+  progress: Progress,
+): Promise<void> {
+  const names = [...touches.nodes.map((n) => `node-${n}`), ...touches.modules.map((m) => `module-${m}`)];
+  progress.mark(LOCKS, 'running', `asks for ${names.join(', ')}`);
+  await locks.take(names, touches.what, (holder) =>
+    progress.mark(LOCKS, 'running', `waits for ${holder.workflowId} (${holder.what}) to finish`),
+  );
+  progress.mark(LOCKS, 'done', `holds ${names.join(', ')}`);
 }

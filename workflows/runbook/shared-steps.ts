@@ -5,7 +5,14 @@ import type { Runbook } from './runbook';
 
 /** Steps both runbooks have, declared once: each runbook says what its preflight and gate check. */
 
+export const LOCKS = 'locks';
 export const PREFLIGHT = 'preflight';
+
+export const LOCKS_STEP = {
+  name: LOCKS,
+  kind: 'action',
+  does: 'hold every node and module the runbook touches: another runbook touching one of them waits for this one',
+} as const;
 export const PUSH = 'push';
 export const GATE_APPLY = 'gate-apply';
 
