@@ -1,11 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import Dockerode from 'dockerode';
 import type { ContainerSpec } from '../mesh/schemas';
-import { containerCreateOptions, type Placement } from './container-options';
+import { containerCreateOptions } from './container-options';
+import type { Placement } from './placement';
 import { BASE_IMAGE, LABEL } from './labels';
 
 export { BASE_IMAGE, LABEL } from './labels';
-export type { Placement } from './container-options';
+export type { Placement } from './placement';
 
 export const DEFAULT_SOCKET = '/var/run/docker.sock';
 

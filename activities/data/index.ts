@@ -1,6 +1,6 @@
 import { lstat, rm } from 'node:fs/promises';
+import { hostPathOnNode } from '../../docker/placement';
 import type { MeshPort } from '../../mesh/port';
-import { hostPathOnNode } from '../../mesh/local/placement';
 import { activitySignal, heartbeat } from '../heartbeat';
 import { copyTreeWithResume, type CopyResult } from './copy-tree';
 import { refusalsAreFinal } from './failures';

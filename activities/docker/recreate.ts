@@ -1,6 +1,6 @@
 import type { DockerEngine } from '../../docker/engine';
 import { specHash } from '../../docker/container-options';
-import { placementOn } from '../../mesh/local/placement';
+import { placementOn } from '../../docker/placement';
 import type { MeshPort } from '../../mesh/port';
 import type { ContainerSpec } from '../../mesh/schemas';
 import { heartbeat } from '../heartbeat';

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { after, afterEach, before, describe, it } from 'node:test';
 import type { WorkflowHandle } from '@temporalio/client';
 import { dockerResolver } from '../../activities/docker/endpoints';
-import { hostPathOnNode } from '../../mesh/local';
+import { hostPathOnNode } from '../../docker/placement';
 import type { ModuleSpec } from '../../mesh/schemas';
 import type { RunbookStatus } from '../../workflows/contracts';
 import {
