@@ -2,8 +2,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import type { z } from 'zod';
-import { DockerEndpointsConfig } from '../activities/docker/endpoints';
-import type { WebhookConfig } from '../activities/runbook/notifier';
+import { DockerEndpointsConfig } from '../docker/endpoints';
 import { DEFAULT_SOCKET } from '../docker/engine';
 import { CommandMeshConfigSchema } from '../mesh/command/config';
 import { resolveLocalStateDir } from '../mesh/local/state-dir';
@@ -12,6 +11,7 @@ import { ConfigError } from './errors';
 import { firstIssue, readProblem } from './issue';
 import { ANY_NODE, LOG_LEVELS, MeshConfigFile, type NodesFile } from './schema';
 import { definedEnv, resolveTemporal, type TemporalSettings } from './temporal';
+import type { WebhookConfig } from './webhook';
 
 /** The effective config: the file (if any) with the environment's overrides; what `mesh config` prints. */
 export interface MeshConfig {

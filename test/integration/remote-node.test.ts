@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { createActivities } from '../../activities';
-import { dockerResolver, type DockerEndpointsConfigInput } from '../../activities/docker/endpoints';
+import { dockerResolver, type DockerEndpointsConfigInput } from '../../docker/endpoints';
 import { BASE_IMAGE, DockerEngine, LABEL } from '../../docker/engine';
 import { placementOn } from '../../docker/placement';
 import { LocalMesh, runNodeAgent } from '../../mesh/local';

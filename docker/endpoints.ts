@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import type Dockerode from 'dockerode';
 import { z } from 'zod';
-import { DEFAULT_SOCKET, DockerEngine } from '../../docker/engine';
-import { AbsolutePath, Name } from '../../mesh/schemas';
+import { DEFAULT_SOCKET, DockerEngine } from './engine';
+import { AbsolutePath, Name } from '../mesh/schemas';
 
 /** How the worker reaches one node's Docker engine (DESIGN §3): unix socket, tcp (+TLS), or ssh. */
 const Port = z.number().int().min(1).max(65535);
