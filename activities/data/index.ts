@@ -11,7 +11,8 @@ import { startTicker } from './ticker';
 import { verifyTrees, type VerifyResult } from './verify-tree';
 
 export { checkMovePaths, checkNodePath, MovePathError } from './paths';
-export { copyTreeWithResume, type CopyProgress, type CopyResult } from './copy-tree';
+export type { CopyProgress } from '../../workflows/contracts';
+export { copyTreeWithResume, type CopyResult } from './copy-tree';
 export { verifyTrees, type VerifyResult } from './verify-tree';
 export type { MoveSize } from './preflight';
 
