@@ -20,6 +20,39 @@ export default tseslint.config(
     rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
   {
+    files: ['activities/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/mesh/local', '**/mesh/local/**'],
+              message:
+                'Activities work through the mesh port; shared naming and paths are in docker/placement.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['config/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/activities', '**/activities/**'],
+              message: 'Config describes settings; activities import config, never the other way round.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ['workflows/**/*.ts'],
     rules: {
       'no-restricted-imports': [

@@ -1,6 +1,7 @@
 import { CommanderError } from 'commander';
 import { ZodError } from 'zod';
 import { MeshCommandError, MeshRefusedError, MeshUnreadableError } from '../mesh/errors';
+import { firstIssue } from '../mesh/zod-issue';
 
 /** Exit codes the CLI documents; `process.exit` is called only in main.ts. */
 export const EXIT = { ok: 0, failure: 1, usage: 2, waiting: 3, rolledBack: 4, failedOrAborted: 5 } as const;
@@ -26,10 +27,9 @@ export function presentError(error: unknown): Presented {
   if (error instanceof UsageError)
     return { message: error.message, suggestion: error.suggestion, exitCode: EXIT.usage };
   if (error instanceof ZodError) {
-    const issue = error.issues[0];
-    const where = issue && issue.path.length > 0 ? `--${issue.path.map(String).join('.')}` : 'input';
+    const { field, problem } = firstIssue(error);
     return {
-      message: `${where}: ${issue?.message ?? 'invalid'}.`,
+      message: `${field ? `--${field}` : 'input'}: ${problem}.`,
       suggestion: 'Run the command with --help to see what it accepts.',
       exitCode: EXIT.usage,
     };

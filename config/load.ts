@@ -2,16 +2,17 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import type { z } from 'zod';
-import { DockerEndpointsConfig } from '../activities/docker/endpoints';
-import type { WebhookConfig } from '../activities/runbook/notifier';
+import { DockerEndpointsConfig } from '../docker/endpoints';
 import { DEFAULT_SOCKET } from '../docker/engine';
 import { CommandMeshConfigSchema } from '../mesh/command/config';
 import { resolveLocalStateDir } from '../mesh/local/state-dir';
+import { firstIssueText } from '../mesh/zod-issue';
 import type { RunbookPolicy } from '../workflows/policy';
 import { ConfigError } from './errors';
-import { firstIssue, readProblem } from './issue';
+import { readProblem } from './read-problem';
 import { ANY_NODE, LOG_LEVELS, MeshConfigFile, type NodesFile } from './schema';
 import { definedEnv, resolveTemporal, type TemporalSettings } from './temporal';
+import type { WebhookConfig } from './webhook';
 
 /** The effective config: the file (if any) with the environment's overrides; what `mesh config` prints. */
 export interface MeshConfig {
@@ -73,11 +74,15 @@ function parseFile(path: string): MeshConfigFile {
   }
   const result = MeshConfigFile.safeParse(raw);
   if (result.success) return result.data;
-  const { field, problem } = firstIssue(result.error);
   throw new ConfigError(
-    `The config file ${path} is invalid at ${field}: ${problem}.`,
+    `The config file ${path} is invalid at ${invalidAt(result.error)}.`,
     `Fix that field (${SEE_EXAMPLE}); \`mesh config\` prints what is in effect.`,
   );
+}
+
+/** `field: problem` for "is invalid at ...". */
+function invalidAt(error: z.ZodError): string {
+  return firstIssueText(error, 'the top level');
 }
 
 function meshOf(
@@ -111,9 +116,8 @@ function checkCommandConfig(command: string | Record<string, unknown>, where: st
   const raw = typeof command === 'string' ? readJson(command, where) : command;
   const result = CommandMeshConfigSchema.safeParse(raw ?? {});
   if (result.success) return;
-  const { field, problem } = firstIssue(result.error);
   throw new ConfigError(
-    `The command adapter config (${where}) is invalid at ${field}: ${problem}.`,
+    `The command adapter config (${where}) is invalid at ${invalidAt(result.error)}.`,
     'Fix that field; the README describes the command adapter config.',
   );
 }
@@ -137,9 +141,8 @@ function nodesOf(nodes: MeshConfigFile['nodes'], env: NodeJS.ProcessEnv): MeshCo
   const raw = readJson(path, 'MESH_DOCKER_ENDPOINTS');
   const result = DockerEndpointsConfig.safeParse(raw);
   if (!result.success) {
-    const { field, problem } = firstIssue(result.error);
     throw new ConfigError(
-      `The Docker endpoints file ${path} (MESH_DOCKER_ENDPOINTS) is invalid at ${field}: ${problem}.`,
+      `The Docker endpoints file ${path} (MESH_DOCKER_ENDPOINTS) is invalid at ${invalidAt(result.error)}.`,
       'Fix that field, or move the endpoints into the config file under nodes.',
     );
   }

@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { DockerEndpoint } from '../activities/docker/endpoints';
-import { WebhookConfig } from '../activities/runbook/notifier';
+import { DockerEndpoint } from '../docker/endpoints';
 import { AbsolutePath, Name } from '../mesh/schemas';
 import { RunbookPolicy } from '../workflows/policy';
 import { Duration } from './duration';
+import { WebhookConfig } from './webhook';
 
 /** `host:port` as gRPC dials it (no scheme): `temporal.example.com:7233`, `10.0.0.5:7233`, `[::1]:7233`. */
 export const HostPort = z

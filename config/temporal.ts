@@ -8,7 +8,7 @@ import {
   type ConfigDataSource,
 } from '@temporalio/envconfig';
 import { ConfigError } from './errors';
-import { readProblem } from './issue';
+import { readProblem } from './read-problem';
 import { HostPort, type TemporalFile, type TemporalTlsFile } from './schema';
 
 /** The Temporal connection after every layer: defaults < Temporal profile < mesh config file < TEMPORAL_* env. */

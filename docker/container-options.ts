@@ -2,14 +2,7 @@ import { createHash } from 'node:crypto';
 import type Dockerode from 'dockerode';
 import type { ContainerSpec } from '../mesh/schemas';
 import { LABEL } from './labels';
-
-/** Where and as what a container spec runs: its engine-wide name, its owner labels, its host paths. */
-export interface Placement {
-  name: string;
-  labels: Record<string, string>;
-  /** Maps a spec host path to the real path on this engine's machine (identity for a real node). */
-  hostPath?: (specPath: string) => string;
-}
+import type { Placement } from './placement';
 
 const NANOS_PER_SECOND = 1_000_000_000;
 const HEALTH_TEST_KINDS = new Set(['CMD', 'CMD-SHELL', 'NONE']);

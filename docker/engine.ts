@@ -1,16 +1,20 @@
 import { randomBytes } from 'node:crypto';
 import Dockerode from 'dockerode';
 import type { ContainerSpec } from '../mesh/schemas';
-import { containerCreateOptions, type Placement } from './container-options';
+import { containerCreateOptions } from './container-options';
+import type { Placement } from './placement';
 import { BASE_IMAGE, LABEL } from './labels';
 
 export { BASE_IMAGE, LABEL } from './labels';
-export type { Placement } from './container-options';
+export type { Placement } from './placement';
 
 export const DEFAULT_SOCKET = '/var/run/docker.sock';
 
-/** A dockerode client, or how to reach an engine (unix socket by default; tcp+TLS or ssh per node later). */
-export type DockerEndpoint = Dockerode | Dockerode.DockerOptions;
+/**
+ * A dockerode client, or the dockerode options to make one (the local socket when empty). A node's
+ * configured `DockerEndpoint` (socket, tcp, ssh) becomes these options in `endpoints.ts`.
+ */
+export type DockerConnection = Dockerode | Dockerode.DockerOptions;
 
 export interface RebuiltImage {
   image: string;
@@ -24,11 +28,11 @@ export interface RebuiltImage {
 export class DockerEngine {
   readonly docker: Dockerode;
 
-  constructor(endpoint: DockerEndpoint = {}) {
+  constructor(connection: DockerConnection = {}) {
     this.docker =
-      endpoint instanceof Dockerode
-        ? endpoint
-        : new Dockerode(endpoint.host ? endpoint : { socketPath: DEFAULT_SOCKET, ...endpoint });
+      connection instanceof Dockerode
+        ? connection
+        : new Dockerode(connection.host ? connection : { socketPath: DEFAULT_SOCKET, ...connection });
   }
 
   async ping(): Promise<void> {

@@ -1,13 +1,13 @@
 import type { z } from 'zod';
 import { MeshUnreadableError } from './errors';
+import { firstIssue } from './zod-issue';
 
 /** Parses mesh output or state, naming the source and the first offending field when it does not fit. */
 export function parseMesh<S extends z.ZodType>(schema: S, value: unknown, source: string): z.output<S> {
   const result = schema.safeParse(value);
   if (result.success) return result.data;
-  const issue = result.error.issues[0];
-  const field = issue ? issue.path.map(String).join('.') : '';
-  throw new MeshUnreadableError(source, field, issue ? issue.message.toLowerCase() : 'does not match');
+  const { field, problem } = firstIssue(result.error);
+  throw new MeshUnreadableError(source, field, problem.toLowerCase());
 }
 
 /** Parses JSON text from mesh (a file, a command's stdout) then validates it. */

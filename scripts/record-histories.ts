@@ -5,7 +5,7 @@ import { Client } from '@temporalio/client';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { DefaultLogger, Runtime, Worker } from '@temporalio/worker';
-import { dockerResolver } from '../activities/docker/endpoints';
+import { dockerResolver } from '../docker/endpoints';
 import { DockerEngine, LABEL } from '../docker/engine';
 import { acquireLock, LocalMesh } from '../mesh/local';
 import { seedEdgeScenario } from '../mesh/local/scenarios/edge-flip-incident';

@@ -1,8 +1,9 @@
 import { readFileSync } from 'node:fs';
 import type { ActivityDeps } from '../activities';
-import { dockerResolver } from '../activities/docker/endpoints';
-import { webhookNotifier, type Notifier, type WebhookConfig } from '../activities/runbook/notifier';
+import { webhookNotifier, type Notifier } from '../activities/runbook/notifier';
 import { ANY_NODE, loadConfig, redactUrl, type MeshConfig } from '../config';
+import type { WebhookConfig } from '../config/webhook';
+import { dockerResolver } from '../docker/endpoints';
 import { CommandMesh } from '../mesh/command/adapter';
 import { loadCommandMeshConfig } from '../mesh/command/config';
 import { LocalMesh } from '../mesh/local';

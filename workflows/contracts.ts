@@ -192,3 +192,16 @@ export function parseInput<S extends z.ZodType>(schema: S, input: unknown): z.ou
   const where = issue?.path.map(String).join('.') || 'input';
   throw ApplicationFailure.nonRetryable(`${where}: ${issue?.message ?? 'invalid'}`, FAILURE.invalidInput);
 }
+
+/**
+ * What the copy and verify activities heartbeat, at least once a second: files and bytes done of the
+ * totals. A retried copy resumes from it; `mesh runbook` shows it as a progress bar.
+ */
+export const CopyProgress = z.object({
+  files: z.number().int().min(0),
+  bytes: z.number().int().min(0),
+  totalFiles: z.number().int().min(0),
+  totalBytes: z.number().int().min(0),
+  bytesPerSecond: z.number().min(0),
+});
+export type CopyProgress = z.infer<typeof CopyProgress>;

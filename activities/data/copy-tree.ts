@@ -1,21 +1,13 @@
 import { constants } from 'node:fs';
 import { copyFile, link, lstat, mkdir, symlink } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { CopyProgress } from '../../workflows/contracts';
 import { copyMetadata, isCopyComplete } from './metadata';
 import { clearSlot, ensureDirectory, hasEntries, removeExtras } from './mirror';
 import { PreflightError } from './preflight';
 import { forEachLimit } from './pool';
 import { startTicker } from './ticker';
 import { inodeKey, scanTree, summarize, type TreeEntry } from './tree';
-
-/** What a copy heartbeats, at least once a second; a retry reads it back to resume. */
-export interface CopyProgress {
-  files: number;
-  bytes: number;
-  totalFiles: number;
-  totalBytes: number;
-  bytesPerSecond: number;
-}
 
 export interface CopyResult {
   files: number;

@@ -1,13 +1,16 @@
 import { ApplicationFailure } from '@temporalio/common';
-import { MeshRefusedError } from '../../mesh/errors';
 import { FAILURE } from '../../workflows/contracts';
+import { refusalsAreFinal } from '../failures';
 import { MovePathError } from './paths';
 import { PreflightError } from './preflight';
 
-/** Refusals are final: retrying will not make a path absolute, a disk larger or an unknown node known. */
-export async function refusalsAreFinal<T>(run: () => Promise<T>): Promise<T> {
+/**
+ * Refusals are final: retrying will not make a path absolute, a disk larger or an unknown node known. A
+ * path or preflight refusal fails as PreflightFailed, a mesh refusal as MeshRefused.
+ */
+export async function moveRefusalsAreFinal<T>(call: () => Promise<T>): Promise<T> {
   try {
-    return await run();
+    return await refusalsAreFinal(call);
   } catch (error) {
     if (error instanceof MovePathError || error instanceof PreflightError) {
       throw ApplicationFailure.create({
@@ -17,8 +20,6 @@ export async function refusalsAreFinal<T>(run: () => Promise<T>): Promise<T> {
         details: [{ problem: error instanceof MovePathError ? error.problem : 'preflight' }],
       });
     }
-    if (error instanceof MeshRefusedError)
-      throw ApplicationFailure.nonRetryable(error.message, 'MeshRefused');
     throw error;
   }
 }

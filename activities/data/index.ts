@@ -1,9 +1,9 @@
 import { lstat, rm } from 'node:fs/promises';
+import { hostPathOnNode } from '../../docker/placement';
 import type { MeshPort } from '../../mesh/port';
-import { hostPathOnNode } from '../../mesh/local/placement';
 import { activitySignal, heartbeat } from '../heartbeat';
 import { copyTreeWithResume, type CopyResult } from './copy-tree';
-import { refusalsAreFinal } from './failures';
+import { moveRefusalsAreFinal } from './failures';
 import { checkMovePaths, checkNodePath } from './paths';
 import { checkMoveOnHost, type MoveSize } from './preflight';
 import { previousProgress } from './resume';
@@ -11,7 +11,8 @@ import { startTicker } from './ticker';
 import { verifyTrees, type VerifyResult } from './verify-tree';
 
 export { checkMovePaths, checkNodePath, MovePathError } from './paths';
-export { copyTreeWithResume, type CopyProgress, type CopyResult } from './copy-tree';
+export type { CopyProgress } from '../../workflows/contracts';
+export { copyTreeWithResume, type CopyResult } from './copy-tree';
 export { verifyTrees, type VerifyResult } from './verify-tree';
 export type { MoveSize } from './preflight';
 
@@ -42,7 +43,7 @@ export function createDataActivities({ mesh }: DataActivityDeps) {
   return {
     /** Refuses (PreflightFailed) unless A is a directory B can receive; returns A's size. */
     preflightMove: (input: MoveOnNode): Promise<MoveSize & { from: string; to: string }> =>
-      refusalsAreFinal(async () => {
+      moveRefusalsAreFinal(async () => {
         const at = await locate(input);
         const stopTicker = startTicker(() => heartbeat({ scanning: at.from }));
         const names = { node: input.node, from: at.from, to: at.to };
@@ -52,7 +53,7 @@ export function createDataActivities({ mesh }: DataActivityDeps) {
 
     /** Copies A to B, heartbeating progress each second; a retry resumes from what is complete in B. */
     copyTree: (input: MoveOnNode): Promise<CopyResult> =>
-      refusalsAreFinal(async () => {
+      moveRefusalsAreFinal(async () => {
         const at = await locate(input);
         return copyTreeWithResume(at.hostFrom, at.hostTo, previousProgress(), heartbeat, {
           signal: activitySignal(),
@@ -61,14 +62,14 @@ export function createDataActivities({ mesh }: DataActivityDeps) {
 
     /** Compares B with A; the differing paths are the result, never a failure. */
     verifyTree: (input: MoveOnNode): Promise<VerifyResult> =>
-      refusalsAreFinal(async () => {
+      moveRefusalsAreFinal(async () => {
         const at = await locate(input);
         return verifyTrees(at.hostFrom, at.hostTo, heartbeat);
       }),
 
     /** Removes a node path (old data after approval, or B on abort). Missing already is success. */
     removeTree: ({ node, path }: { node: string; path: string }): Promise<void> =>
-      refusalsAreFinal(async () => {
+      moveRefusalsAreFinal(async () => {
         const checked = checkNodePath('path to remove', path);
         const host = hostPathOnNode((await mesh.nodeState(node)).hostRoot, checked);
         if (!(await lstat(host).catch(() => undefined))) return;

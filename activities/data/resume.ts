@@ -1,14 +1,5 @@
 import { Context } from '@temporalio/activity';
-import { z } from 'zod';
-import type { CopyProgress } from './copy-tree';
-
-const Progress = z.object({
-  files: z.number().int().min(0),
-  bytes: z.number().int().min(0),
-  totalFiles: z.number().int().min(0),
-  totalBytes: z.number().int().min(0),
-  bytesPerSecond: z.number().min(0),
-});
+import { CopyProgress } from '../../workflows/contracts';
 
 const NOTHING_RECORDED: CopyProgress = {
   files: 0,
@@ -30,7 +21,7 @@ export function previousProgress(): CopyProgress | undefined {
   } catch {
     return undefined;
   }
-  const parsed = Progress.safeParse(info.heartbeatDetails);
+  const parsed = CopyProgress.safeParse(info.heartbeatDetails);
   if (parsed.success) return parsed.data;
   return info.attempt > 1 ? NOTHING_RECORDED : undefined;
 }

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { join } from 'node:path';
-import type { CopyProgress } from './copy-tree';
+import type { CopyProgress } from '../../workflows/contracts';
 import { forEachLimit } from './pool';
 import { startTicker } from './ticker';
 import { inodeKey, scanTree, summarize, type TreeEntry } from './tree';

@@ -1,7 +1,6 @@
 import { ApplicationFailure } from '@temporalio/common';
-import type { z } from 'zod';
-import { MeshRefusedError } from '../../mesh/errors';
 import { FAILURE } from '../../workflows/contracts';
+import { invalidInput } from '../failures';
 
 /** Failure types the Docker activities throw; none of them is retried (an operator has to look). */
 export const DOCKER_FAILURE = {
@@ -65,17 +64,6 @@ export function imageMissing(
   });
 }
 
-/** A mesh read refused (unknown node or module) will not improve with retries, as in the mesh activities. */
-export async function refusalIsFinal<T>(read: Promise<T>): Promise<T> {
-  try {
-    return await read;
-  } catch (error) {
-    if (error instanceof MeshRefusedError)
-      throw ApplicationFailure.nonRetryable(error.message, 'MeshRefused');
-    throw error;
-  }
-}
-
 /** Names that are not containers of the module's spec: a typo must not read as "nothing to do". */
 export function unknownContainers(
   activity: string,
@@ -95,19 +83,4 @@ export function unreadableInspection(node: string, module: string, problem: stri
     nonRetryable: true,
     message: `What Docker on node ${node} reports about module ${module} does not read as evidence: ${problem}.`,
   });
-}
-
-export function invalidInput(activity: string, problem: string): ApplicationFailure {
-  return ApplicationFailure.create({
-    type: DOCKER_FAILURE.invalidInput,
-    nonRetryable: true,
-    message: `${activity}: ${problem}.`,
-  });
-}
-
-/** A zod error as one clause: where and what, e.g. `stabilityWindowMs: Too small: expected number to be >=0`. */
-export function firstIssue(error: z.ZodError): string {
-  const issue = error.issues[0];
-  const where = issue?.path.map(String).join('.') || 'input';
-  return `${where}: ${issue?.message ?? 'does not match'}`;
 }

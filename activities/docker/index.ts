@@ -14,13 +14,12 @@ import {
 } from './start-stop';
 
 export { DOCKER_FAILURE } from './failures';
-export { dockerResolver, DockerEndpointsConfig, type DockerEndpointsConfigInput } from './endpoints';
 export type { InspectModuleInput } from './inspect-containers';
 export type { ContainersOnNode, ModuleOnNode } from './start-stop';
 
 export interface DockerActivityDeps {
   mesh: MeshPort;
-  /** The Docker engine of a node (see `dockerResolver` for per-node endpoints). */
+  /** The Docker engine of a node (see `dockerResolver` in docker/endpoints for per-node endpoints). */
   dockerFor(node: string): DockerEngine;
 }
 

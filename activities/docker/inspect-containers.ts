@@ -3,9 +3,11 @@ import { z } from 'zod';
 import type { DockerEngine } from '../../docker/engine';
 import type { MeshPort } from '../../mesh/port';
 import { Name } from '../../mesh/schemas';
+import { firstIssueText } from '../../mesh/zod-issue';
 import { ContainerEvidence, type Mount } from '../../workflows/verdict/evidence';
+import { parseActivityInput } from '../failures';
 import { pauseWithHeartbeat } from './activity-context';
-import { ambiguousContainers, firstIssue, invalidInput, unreadableInspection } from './failures';
+import { ambiguousContainers, unreadableInspection } from './failures';
 import { findModuleContainers } from './module-containers';
 import { bindMountsOnNode } from './mount-paths';
 
@@ -84,9 +86,11 @@ export async function inspectModuleContainers(
   deps: { mesh: MeshPort; dockerFor(node: string): DockerEngine },
   input: InspectModuleInput,
 ): Promise<ContainerEvidence[]> {
-  const parsed = InspectModuleInput.safeParse(input);
-  if (!parsed.success) throw invalidInput('inspectModuleContainers', firstIssue(parsed.error));
-  const { node, module, stabilityWindowMs } = parsed.data;
+  const { node, module, stabilityWindowMs } = parseActivityInput(
+    'inspectModuleContainers',
+    InspectModuleInput,
+    input,
+  );
   const [spec, state] = await Promise.all([deps.mesh.moduleSpec(module), deps.mesh.nodeState(node)]);
   const engine = deps.dockerFor(node);
   const readAll = () => Promise.all(spec.containers.map((c) => readContainer(engine, node, module, c.name)));
@@ -105,6 +109,6 @@ export async function inspectModuleContainers(
     observed: inspection(first[i], second[i], state.hostRoot),
   }));
   const checked = z.array(ContainerEvidence).safeParse(evidence);
-  if (!checked.success) throw unreadableInspection(node, module, firstIssue(checked.error));
+  if (!checked.success) throw unreadableInspection(node, module, firstIssueText(checked.error));
   return checked.data;
 }

@@ -1,10 +1,11 @@
 import type { DockerEngine } from '../../docker/engine';
 import { specHash } from '../../docker/container-options';
-import { placementOn } from '../../mesh/local/placement';
+import { placementOn } from '../../docker/placement';
 import type { MeshPort } from '../../mesh/port';
 import type { ContainerSpec } from '../../mesh/schemas';
+import { refusalsAreFinal } from '../failures';
 import { heartbeat } from '../heartbeat';
-import { ambiguousContainers, imageMissing, refusalIsFinal } from './failures';
+import { ambiguousContainers, imageMissing } from './failures';
 import { findModuleContainers, type LabelledContainer } from './module-containers';
 import { parseNamedTarget, type ContainersOnNode } from './start-stop';
 
@@ -37,7 +38,7 @@ export async function recreateContainers(
 ): Promise<{ recreated: string[] }> {
   const target = await parseNamedTarget('recreateContainers', deps.mesh, input);
   const { node, module, containers, spec } = target;
-  const { hostRoot } = await refusalIsFinal(deps.mesh.nodeState(node));
+  const { hostRoot } = await refusalsAreFinal(() => deps.mesh.nodeState(node));
   const engine = deps.dockerFor(node);
   const recreated: string[] = [];
   for (const name of containers) {

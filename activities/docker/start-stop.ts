@@ -2,15 +2,9 @@ import { z } from 'zod';
 import type { DockerEngine } from '../../docker/engine';
 import type { MeshPort } from '../../mesh/port';
 import { Name, type ModuleSpec } from '../../mesh/schemas';
+import { parseActivityInput, refusalsAreFinal } from '../failures';
 import { heartbeat } from '../heartbeat';
-import {
-  containersGone,
-  firstIssue,
-  invalidInput,
-  namedContainersGone,
-  refusalIsFinal,
-  unknownContainers,
-} from './failures';
+import { containersGone, namedContainersGone, unknownContainers } from './failures';
 import { findModuleContainers, type LabelledContainer } from './module-containers';
 
 export const ModuleOnNode = z.object({ node: Name, module: Name });
@@ -21,9 +15,7 @@ export const ContainersOnNode = ModuleOnNode.extend({ containers: z.array(Name) 
 export type ContainersOnNode = z.infer<typeof ContainersOnNode>;
 
 function parseTarget(activity: string, input: ModuleOnNode): ModuleOnNode {
-  const parsed = ModuleOnNode.safeParse(input);
-  if (!parsed.success) throw invalidInput(activity, firstIssue(parsed.error));
-  return parsed.data;
+  return parseActivityInput(activity, ModuleOnNode, input);
 }
 
 /** A named target with the module spec it was checked against. */
@@ -39,11 +31,10 @@ export async function parseNamedTarget(
   mesh: MeshPort,
   input: ContainersOnNode,
 ): Promise<CheckedTarget> {
-  const parsed = ContainersOnNode.safeParse(input);
-  if (!parsed.success) throw invalidInput(activity, firstIssue(parsed.error));
-  const { node, module } = parsed.data;
-  const containers = [...new Set(parsed.data.containers)];
-  const spec = await refusalIsFinal(mesh.moduleSpec(module));
+  const target = parseActivityInput(activity, ContainersOnNode, input);
+  const { node, module } = target;
+  const containers = [...new Set(target.containers)];
+  const spec = await refusalsAreFinal(() => mesh.moduleSpec(module));
   const known = spec.containers.map((c) => c.name);
   const unknown = containers.filter((c) => !known.includes(c));
   if (unknown.length > 0) throw unknownContainers(activity, module, unknown, known);

@@ -1,11 +1,10 @@
-import { ApplicationFailure } from '@temporalio/common';
 import { z } from 'zod';
-import { MeshRefusedError, MeshUnreadableError } from '../../mesh/errors';
+import { MeshUnreadableError } from '../../mesh/errors';
 import type { MeshPort } from '../../mesh/port';
 import { AbsolutePath, ModuleSpec, Name, UpgradePolicy } from '../../mesh/schemas';
 import { ApplyReportTimeoutError, waitForApplyReport } from '../../mesh/wait-for-apply';
 import type { NodeStateEvidence, ReceiptEvidence, ReportEvidence } from '../../workflows/verdict';
-import { firstIssue, invalidInput } from '../docker/failures';
+import { invalidInput, parseActivityInput, refusalsAreFinal } from '../failures';
 import { activitySignal, heartbeat } from '../heartbeat';
 import { containersMountingPath, moveMounts, moveProblem } from './module-mounts';
 
@@ -18,29 +17,11 @@ interface ModuleOnNode {
   node: string;
 }
 
-/** A refusal (unknown name, verb out of place) will not improve with retries: fail it for the gate to show. */
-async function refusalsAreFinal<T>(run: () => Promise<T>): Promise<T> {
-  try {
-    return await run();
-  } catch (error) {
-    if (error instanceof MeshRefusedError)
-      throw ApplicationFailure.nonRetryable(error.message, 'MeshRefused');
-    throw error;
-  }
-}
-
 const ModuleInput = z.object({ module: Name });
 const PolicyInput = z.object({ module: Name, policy: UpgradePolicy });
 const MoveInput = z.object({ module: Name, from: AbsolutePath, to: AbsolutePath });
 const RestoreInput = z.object({ spec: ModuleSpec });
 const MountingInput = z.object({ node: Name, module: Name, path: AbsolutePath });
-
-/** The input as its schema reads it, or a non-retryable InvalidInput failure naming the field. */
-function parsed<S extends z.ZodType>(activity: string, schema: S, input: unknown): z.output<S> {
-  const result = schema.safeParse(input);
-  if (!result.success) throw invalidInput(activity, firstIssue(result.error));
-  return result.data;
-}
 
 function unreadable(
   error: unknown,
@@ -100,12 +81,12 @@ export function createMeshActivities({ mesh }: MeshActivityDeps) {
       return { report, nodeState };
     },
     async readModuleSpec(input: { module: string }): Promise<ModuleSpec> {
-      const { module } = parsed('readModuleSpec', ModuleInput, input);
+      const { module } = parseActivityInput('readModuleSpec', ModuleInput, input);
       return refusalsAreFinal(() => mesh.moduleSpec(module));
     },
     /** Idempotent: setting the policy a module already has changes nothing. */
     async setUpgradePolicy(input: { module: string; policy: UpgradePolicy }): Promise<void> {
-      const { module, policy } = parsed('setUpgradePolicy', PolicyInput, input);
+      const { module, policy } = parseActivityInput('setUpgradePolicy', PolicyInput, input);
       await refusalsAreFinal(() => mesh.setUpgradePolicy(module, policy));
     },
     /**
@@ -121,7 +102,7 @@ export function createMeshActivities({ mesh }: MeshActivityDeps) {
       from: string;
       to: string;
     }): Promise<{ spec: ModuleSpec; changed: string[] }> {
-      const { module, from, to } = parsed('moveModuleMounts', MoveInput, input);
+      const { module, from, to } = parseActivityInput('moveModuleMounts', MoveInput, input);
       const problem = moveProblem(from, to);
       if (problem) throw invalidInput('moveModuleMounts', problem);
       const spec = await refusalsAreFinal(() => mesh.moduleSpec(module));
@@ -136,7 +117,7 @@ export function createMeshActivities({ mesh }: MeshActivityDeps) {
      * Like any spec change it takes effect on the next push, and does not recreate running containers.
      */
     async restoreModuleSpec(input: { spec: ModuleSpec }): Promise<void> {
-      const { spec } = parsed('restoreModuleSpec', RestoreInput, input);
+      const { spec } = parseActivityInput('restoreModuleSpec', RestoreInput, input);
       await refusalsAreFinal(() => mesh.setModuleSpec(spec));
     },
     /**
@@ -144,7 +125,7 @@ export function createMeshActivities({ mesh }: MeshActivityDeps) {
      * from the module's spec (what mesh will run), not from Docker; `node` is where the runbook acts.
      */
     async containersMounting(input: { node: string; module: string; path: string }): Promise<string[]> {
-      const { module, path } = parsed('containersMounting', MountingInput, input);
+      const { module, path } = parseActivityInput('containersMounting', MountingInput, input);
       const spec = await refusalsAreFinal(() => mesh.moduleSpec(module));
       return containersMountingPath(spec, path);
     },

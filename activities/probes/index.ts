@@ -1,5 +1,4 @@
-import { ApplicationFailure } from '@temporalio/common';
-import { FAILURE } from '../../workflows/contracts';
+import { parseActivityInput } from '../failures';
 import { getWithHost } from './http-get';
 import { ProbeInput, ProbeResult } from './schemas';
 
@@ -28,17 +27,9 @@ async function probeOne(address: URL, name: string, input: ProbeInput): Promise<
  * for a name that does not answer: that is a result with `ok: false` and the error text.
  */
 export async function probePublicNames(input: ProbeInput): Promise<ProbeResult[]> {
-  const parsed = ProbeInput.safeParse(input);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    const where = issue?.path.map(String).join('.') || 'input';
-    throw ApplicationFailure.nonRetryable(
-      `probePublicNames: ${where}: ${issue?.message ?? 'invalid'}`,
-      FAILURE.invalidInput,
-    );
-  }
-  const address = new URL(parsed.data.address);
-  const results = await Promise.all(parsed.data.names.map((name) => probeOne(address, name, parsed.data)));
+  const checked = parseActivityInput('probePublicNames', ProbeInput, input);
+  const address = new URL(checked.address);
+  const results = await Promise.all(checked.names.map((name) => probeOne(address, name, checked)));
   return ProbeResult.array().parse(results);
 }
 

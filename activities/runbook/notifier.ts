@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { WebhookConfig } from '../../config/webhook';
 
 /** What a reminder says: which runbook waits where, for what, since when and how often it was reminded. */
 export const Reminder = z.object({
@@ -17,14 +18,6 @@ export interface Notifier {
   readonly describe: string;
   send(reminder: Reminder): Promise<void>;
 }
-
-export const WebhookConfig = z.object({
-  url: z.url({ protocol: /^https?$/ }),
-  /** Extra headers (an Authorization token, say): config only, redacted by `mesh config`. */
-  headers: z.record(z.string(), z.string()).default({}),
-  timeoutMs: z.number().int().positive().default(10_000),
-});
-export type WebhookConfig = z.infer<typeof WebhookConfig>;
 
 /** POSTs each reminder as JSON; a status other than 2xx is an error the activity retries. */
 export function webhookNotifier(config: WebhookConfig): Notifier {

@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import type { z } from 'zod';
 import { LocalMesh, resolveLocalStateDir } from '../../mesh/local';
 import { Name } from '../../mesh/schemas';
+import { firstIssue } from '../../mesh/zod-issue';
 import { UsageError } from '../errors';
 
 /** The local mesh whose state dir `--state-dir` on `mesh local` (or $MESH_LOCAL_STATE) names. */
@@ -14,15 +15,11 @@ export function localMeshFor(command: Command): LocalMesh {
 export function parseInput<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
   const result = schema.safeParse(input);
   if (result.success) return result.data;
-  const issue = result.error.issues[0];
-  const field = issue?.path.map(String).join('.') ?? 'input';
-  const given = issue?.path.reduce<unknown>(
-    (value, key) => (value as Record<PropertyKey, unknown>)?.[key],
-    input,
-  );
+  const { path, field, problem } = firstIssue(result.error);
+  const given = path.reduce<unknown>((value, key) => (value as Record<PropertyKey, unknown>)?.[key], input);
   const isName = field === 'node' || field === 'module';
   throw new UsageError(
-    `${isName ? field : `--${field}`} ${given === undefined ? '' : `"${String(given)}" `}is invalid: ${issue?.message ?? 'does not match'}.`,
+    `${isName ? field : `--${field}`} ${given === undefined ? '' : `"${String(given)}" `}is invalid: ${problem}.`,
     isName
       ? 'Names use lower-case letters, digits and dashes, e.g. novox or route-proxy.'
       : 'Add --help to the command to see what it accepts.',

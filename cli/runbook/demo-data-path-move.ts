@@ -1,6 +1,6 @@
 import { stat } from 'node:fs/promises';
 import { DockerEngine } from '../../docker/engine';
-import { containerName, hostPathOnNode } from '../../mesh/local';
+import { containerName, hostPathOnNode } from '../../docker/placement';
 import { seedForgeScenario } from '../../mesh/local/scenarios/forge-move';
 import type { DataPathMoveInputArg } from '../../workflows/contracts';
 import { say, type DemoStory } from './demo-story';

@@ -1,3 +1,4 @@
+import { firstIssue } from '../../mesh/zod-issue';
 import { EdgeFlipInput, type EdgeFlipInputArg } from '../../workflows/contracts';
 import { UsageError } from '../errors';
 
@@ -52,19 +53,19 @@ export function edgeFlipInputFrom(options: EdgeFlipOptions, startedBy: string): 
   };
   const parsed = EdgeFlipInput.safeParse(raw);
   if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    const field = issue?.path[0] as keyof EdgeFlipInputArg | undefined;
+    const { path, problem } = firstIssue(parsed.error);
+    const field = path[0] as keyof EdgeFlipInputArg | undefined;
     const flag = (field && FLAG[field]) ?? 'the input';
     const given =
       field === 'expectStatus'
         ? options.expectStatus
-        : issue?.path.reduce<unknown>(
+        : path.reduce<unknown>(
             (value, key) => (value as Record<PropertyKey, unknown> | undefined)?.[key],
             raw,
           );
     const shown = typeof given === 'string' || typeof given === 'number' ? ` "${given}"` : '';
     throw new UsageError(
-      `${flag}${shown} is invalid: ${issue?.message ?? 'it does not match'}.`,
+      `${flag}${shown} is invalid: ${problem}.`,
       (field && SUGGESTION[field]) ?? 'Add --help to the command to see what it accepts.',
     );
   }

@@ -5,6 +5,7 @@ import {
   type WorkflowHandle,
 } from '@temporalio/client';
 import { z } from 'zod';
+import { firstIssueText } from '../../mesh/zod-issue';
 import { RunbookStatus, statusQuery, type Phase, type RunbookKind } from '../../workflows/contracts';
 import { UsageError } from '../errors';
 import { orUnknown, type RunbookClient } from './client';
@@ -96,7 +97,7 @@ export async function askStatus(
   try {
     const answer = RunbookStatus.safeParse(await rb.within(QUERY_MS, () => handle.query(statusQuery)));
     if (answer.success) return { status: answer.data };
-    return { problem: `its status does not parse (${answer.error.issues[0]?.message ?? 'invalid'})` };
+    return { problem: `its status does not parse (${firstIssueText(answer.error, 'the status')})` };
   } catch (error) {
     const why = error instanceof Error ? error.message : String(error);
     return { problem: `no worker answered its status query within ${QUERY_MS / 1000} s (${why})` };

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { firstIssue } from '../../mesh/zod-issue';
 import { TASK_QUEUE } from '../../workflows/contracts';
 import { UsageError } from '../errors';
 
@@ -15,13 +16,13 @@ export function parseOptions<S extends z.ZodType>(
 ): z.output<S> {
   const result = schema.safeParse(input);
   if (result.success) return result.data;
-  const issue = result.error.issues[0];
-  const field = String(issue?.path[0] ?? 'input');
+  const { path, problem } = firstIssue(result.error);
+  const field = String(path[0] ?? 'input');
   const label = positional.includes(field) ? `<${field}>` : `--${kebab(field)}`;
   const given = input[field];
   const shown = typeof given === 'string' ? ` "${given}"` : '';
   throw new UsageError(
-    `${label}${shown} is invalid: ${issue?.message ?? 'it does not match'}.`,
+    `${label}${shown} is invalid: ${problem}.`,
     'Add --help to the command to see what it accepts.',
   );
 }

@@ -1,16 +1,9 @@
 import { defaultPayloadConverter } from '@temporalio/client';
 import type { temporal } from '@temporalio/proto';
-import { z } from 'zod';
+import { CopyProgress } from '../../workflows/contracts';
 
-/** What a long activity (copy, verify) heartbeats, as the Temporal server holds it. */
-export const ActivityProgress = z.object({
-  files: z.number(),
-  bytes: z.number(),
-  totalFiles: z.number(),
-  totalBytes: z.number(),
-  bytesPerSecond: z.number(),
-});
-export type ActivityProgress = z.infer<typeof ActivityProgress> & { activity: string };
+/** What a long activity (copy, verify) heartbeats, as the Temporal server holds it, and which activity. */
+export type ActivityProgress = CopyProgress & { activity: string };
 
 type PendingActivity = temporal.api.workflow.v1.IPendingActivityInfo;
 
@@ -19,7 +12,7 @@ export function progressOf(pending: PendingActivity[] | null | undefined): Activ
   for (const activity of pending ?? []) {
     const payload = activity.heartbeatDetails?.payloads?.[0];
     if (!payload) continue;
-    const parsed = ActivityProgress.safeParse(safeDecode(payload));
+    const parsed = CopyProgress.safeParse(safeDecode(payload));
     if (parsed.success && parsed.data.totalBytes > 0) {
       return { ...parsed.data, activity: activity.activityType?.name ?? 'activity' };
     }

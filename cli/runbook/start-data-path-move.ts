@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { z } from 'zod';
 import { checkMovePaths, MovePathError } from '../../activities/data/paths';
+import { firstIssue } from '../../mesh/zod-issue';
 import { DataPathMoveInput, type DataPathMoveInputArg } from '../../workflows/contracts';
 import { UsageError } from '../errors';
 import { operator } from './kinds';
@@ -43,10 +44,10 @@ export function dataPathMoveInputFrom(options: z.infer<typeof Options>, startedB
   };
   const parsed = DataPathMoveInput.safeParse(raw);
   if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    const field = String(issue?.path[0] ?? 'input');
+    const { path, problem } = firstIssue(parsed.error);
+    const field = String(path[0] ?? 'input');
     throw new UsageError(
-      `--${field === 'containers' ? 'container' : field} is invalid: ${issue?.message ?? 'invalid'}.`,
+      `--${field === 'containers' ? 'container' : field} is invalid: ${problem}.`,
       'Names use lower-case letters, digits and dashes, e.g. --node forge1 --module forge.',
     );
   }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { firstIssue } from '../zod-issue';
 import { MESH_VERBS, VERB_PLACEHOLDERS, placeholdersIn, type CommandTemplate, type MeshVerb } from './argv';
 
 /**
@@ -90,9 +91,6 @@ export class CommandMeshConfigError extends Error {
 export function loadCommandMeshConfig(input: unknown): CommandMeshConfig {
   const result = CommandMeshConfigSchema.safeParse(input ?? {});
   if (result.success) return result.data;
-  const issue = result.error.issues[0];
-  const where = issue && issue.path.length > 0 ? `${issue.path.map(String).join('.')}: ` : '';
-  throw new CommandMeshConfigError(
-    `Invalid mesh command config: ${where}${issue?.message ?? 'does not match'}.`,
-  );
+  const { field, problem } = firstIssue(result.error);
+  throw new CommandMeshConfigError(`Invalid mesh command config: ${field ? `${field}: ` : ''}${problem}.`);
 }

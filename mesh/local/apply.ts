@@ -1,10 +1,10 @@
 import { mkdir, stat } from 'node:fs/promises';
 import type { DockerEngine } from '../../docker/engine';
 import { LABEL } from '../../docker/labels';
+import { containerName, hostPathOnNode, placementOn } from '../../docker/placement';
 import { containerResourceId, type ApplyReport, type FailedResource, type HeldResource } from '../schemas';
 import { containerHoldReason, dirHoldReason, heldDirMountedBy, isDirHeld } from './holds';
 import { ensureLocalImage } from './local-images';
-import { containerName, hostPathOnNode, placementOn } from './placement';
 import { pushResources, type PlannedResource } from './resources';
 import type { InboxPush } from './state-schemas';
 

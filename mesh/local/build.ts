@@ -1,11 +1,11 @@
 import { BASE_IMAGE, type DockerEngine, type RebuiltImage } from '../../docker/engine';
+import { placementOn } from '../../docker/placement';
 import { MeshRefusedError } from '../errors';
 import type { UpgradePolicy } from '../schemas';
 import { requireModule, type ControllerStore } from './controller-store';
 import type { StateLayout } from './layout';
 import { ensureLocalImage } from './local-images';
 import { withLock } from './lock';
-import { placementOn } from './placement';
 
 export interface BuildResult {
   module: string;

@@ -1,5 +1,4 @@
 import type { ContainerSpec } from '../schemas';
-import { pathsOverlap } from './placement';
 
 /** What the node agent knows about a data dir when it decides whether to touch it. */
 export interface DirFacts {
@@ -30,4 +29,11 @@ export function heldDirMountedBy(container: ContainerSpec, heldDirs: string[]): 
 
 export function containerHoldReason(module: string, heldDir: string): string {
   return `would mount ${heldDir}, found on this adopted node; not run until ${module} is taken`;
+}
+
+/** True when one path is the other or lies below it. */
+export function pathsOverlap(a: string, b: string): boolean {
+  const within = (inner: string, outer: string) =>
+    inner === outer || inner.startsWith(outer.endsWith('/') ? outer : `${outer}/`);
+  return within(a, b) || within(b, a);
 }

@@ -1,6 +1,5 @@
 export { LocalMesh, type CreateNodeOptions, type LocalMeshOptions } from './local-mesh';
 export type { BuildResult } from './build';
-export { containerLabels, containerName, hostPathOnNode } from './placement';
 export { pushResources, type PlannedResource } from './resources';
 export { resolveLocalStateDir, STATE_DIR_ENV } from './state-dir';
 export { runNodeAgent } from './agent';

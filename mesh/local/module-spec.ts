@@ -1,14 +1,14 @@
 import { MeshRefusedError } from '../errors';
 import { ModuleSpec, type ModuleSpecInput } from '../schemas';
+import { firstIssue } from '../zod-issue';
 
 /** A module spec as the mesh accepts it (defaults filled in), or a refusal that names the field. */
 export function checkModuleSpec(input: ModuleSpecInput): ModuleSpec {
   const parsed = ModuleSpec.safeParse(input);
   if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    const where = issue?.path.length ? `field ${issue.path.map(String).join('.')}` : 'the spec';
+    const { field, problem } = firstIssue(parsed.error);
     throw new MeshRefusedError(
-      `The module spec is invalid: ${where}: ${issue?.message ?? 'does not match'}.`,
+      `The module spec is invalid: ${field ? `field ${field}` : 'the spec'}: ${problem}.`,
     );
   }
   const names = parsed.data.containers.map((c) => c.name);

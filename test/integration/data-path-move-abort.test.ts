@@ -3,8 +3,8 @@ import { open } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, afterEach, before, describe, it } from 'node:test';
 import type { WorkflowHandle } from '@temporalio/client';
-import { dockerResolver } from '../../activities/docker/endpoints';
-import { hostPathOnNode } from '../../mesh/local';
+import { dockerResolver } from '../../docker/endpoints';
+import { hostPathOnNode } from '../../docker/placement';
 import type { ModuleSpec } from '../../mesh/schemas';
 import type { RunbookStatus } from '../../workflows/contracts';
 import {

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { after, afterEach, before, describe, it } from 'node:test';
 import { promisify } from 'node:util';
 import { WorkflowNotFoundError, type WorkflowHandle } from '@temporalio/client';
-import { dockerResolver } from '../../activities/docker/endpoints';
+import { dockerResolver } from '../../docker/endpoints';
 import { FAILURE, runbookWorkflowId, type RunbookStatus } from '../../workflows/contracts';
 import {
   exists,

@@ -3,7 +3,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, afterEach, before, describe, it } from 'node:test';
 import type { WorkflowHandle } from '@temporalio/client';
-import { dockerResolver } from '../../activities/docker/endpoints';
+import { dockerResolver } from '../../docker/endpoints';
 import type { RunbookStatus } from '../../workflows/contracts';
 import {
   activityResults,

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, afterEach, before, describe, it } from 'node:test';
 import type { WorkflowHandle } from '@temporalio/client';
 import { ApplicationFailure, CancelledFailure } from '@temporalio/common';
-import { dockerResolver } from '../../activities/docker/endpoints';
+import { dockerResolver } from '../../docker/endpoints';
 import { LocalMesh } from '../../mesh/local';
 import { seedEdgeScenario, type EdgeScenario } from '../../mesh/local/scenarios/edge-flip-incident';
 import { runbookWorkflowId, type EdgeFlipInputArg, type RunbookStatus } from '../../workflows/contracts';

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, afterEach, before, describe, it } from 'node:test';
 import { WorkflowExecutionAlreadyStartedError, type WorkflowHandle } from '@temporalio/client';
 import { CancelledFailure } from '@temporalio/common';
-import { dockerResolver } from '../../activities/docker/endpoints';
+import { dockerResolver } from '../../docker/endpoints';
 import { seedEdgeScenario, type EdgeScenario } from '../../mesh/local/scenarios/edge-flip-incident';
 import {
   decideUpdate,

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { promisify } from 'node:util';
 import { stringify } from 'yaml';
-import { hostPathOnNode } from '../../mesh/local';
+import { hostPathOnNode } from '../../docker/placement';
 import { NodeState } from '../../mesh/schemas';
 import { LocalWorld, threeContainerModule } from '../support/local-world';
 

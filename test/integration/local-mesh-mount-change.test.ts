@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { LABEL } from '../../docker/engine';
-import { containerName, hostPathOnNode } from '../../mesh/local';
+import { containerName, hostPathOnNode } from '../../docker/placement';
 import type { ModuleSpecInput } from '../../mesh/schemas';
 import { waitForApplyReport } from '../../mesh/wait-for-apply';
 import { LocalWorld } from '../support/local-world';

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { after, before, describe, it } from 'node:test';
 import { LABEL } from '../../docker/engine';
-import { containerName, hostPathOnNode } from '../../mesh/local';
+import { containerName, hostPathOnNode } from '../../docker/placement';
 import { containerResourceId, dirResourceId, type ApplyReport } from '../../mesh/schemas';
 import { waitForApplyReport } from '../../mesh/wait-for-apply';
 import { LocalWorld, threeContainerModule } from '../support/local-world';

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { Writable } from 'node:stream';
 import { after, before, describe, it } from 'node:test';
-import { dockerResolver } from '../../activities/docker/endpoints';
+import { dockerResolver } from '../../docker/endpoints';
 import { DockerEngine } from '../../docker/engine';
 import { LocalMesh } from '../../mesh/local';
 import { runbookWorkflowId } from '../../workflows/contracts';

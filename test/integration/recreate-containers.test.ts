@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { createActivities } from '../../activities';
 import { specHash } from '../../docker/container-options';
 import { LABEL } from '../../docker/engine';
-import { containerName, hostPathOnNode } from '../../mesh/local';
+import { containerName, hostPathOnNode } from '../../docker/placement';
 import type { ModuleSpec, ModuleSpecInput } from '../../mesh/schemas';
 import { waitForApplyReport } from '../../mesh/wait-for-apply';
 import { LocalWorld } from '../support/local-world';

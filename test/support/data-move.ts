@@ -16,7 +16,7 @@ import { dirname, join } from 'node:path';
 import type { Client, WorkflowHandle } from '@temporalio/client';
 import { defaultPayloadConverter } from '@temporalio/common';
 import type { History } from '@temporalio/common/lib/proto-utils';
-import { containerName, hostPathOnNode } from '../../mesh/local';
+import { containerName, hostPathOnNode } from '../../docker/placement';
 import { seedForgeScenario } from '../../mesh/local/scenarios/forge-move';
 import {
   runbookWorkflowId,

@@ -1,7 +1,7 @@
 import { after, afterEach, before } from 'node:test';
 import type { WorkflowHandle } from '@temporalio/client';
 import type { ActivityDeps } from '../../activities';
-import { dockerResolver } from '../../activities/docker/endpoints';
+import { dockerResolver } from '../../docker/endpoints';
 import { LocalWorld } from './local-world';
 import { seededEdgeFlipInput, startEdgeFlip } from './edge-flip-start';
 import { terminateOpen } from './runbooks';

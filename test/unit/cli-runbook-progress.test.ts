@@ -36,6 +36,18 @@ describe('copy progress from heartbeats', () => {
     assert.equal(progressOf(undefined), undefined);
   });
 
+  it('shows nothing, and does not throw, for a heartbeat that does not parse as copy progress', () => {
+    const garbled = { files: 'many', bytes: -1, totalFiles: 3, totalBytes: 10, bytesPerSecond: 0 };
+    assert.equal(progressOf([heartbeat(garbled)]), undefined);
+    const undecodable = {
+      activityType: { name: 'copyTree' },
+      heartbeatDetails: {
+        payloads: [{ metadata: { encoding: Buffer.from('binary/unknown') }, data: Buffer.from('x') }],
+      },
+    };
+    assert.equal(progressOf([undecodable]), undefined);
+  });
+
   it('says the ETA is unknown before any rate is measured', () => {
     const line = progressLine({
       activity: 'verifyTree',

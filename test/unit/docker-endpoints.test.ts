@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { DockerEngine } from '../../docker/engine';
 import {
   DockerEndpointsConfigError,
   dockerodeOptions,
   dockerResolver,
   type EndpointHost,
-} from '../../activities/docker/endpoints';
+} from '../../docker/endpoints';
+import type { DockerEngine } from '../../docker/engine';
 
 /** What dockerode's modem kept of the options (its type does not declare these fields). */
 function modem(engine: DockerEngine): { protocol?: string; port?: number; socketPath?: string } {

@@ -3,14 +3,14 @@ import { describe, it } from 'node:test';
 import { containerCreateOptions, healthTest, specHash } from '../../docker/container-options';
 import { splitImageTag } from '../../docker/engine';
 import { LABEL } from '../../docker/labels';
-import { containerHoldReason, dirHoldReason, heldDirMountedBy, isDirHeld } from '../../mesh/local/holds';
+import { containerLabels, containerName, hostPathOnNode, placementOn } from '../../docker/placement';
 import {
-  containerLabels,
-  containerName,
-  hostPathOnNode,
+  containerHoldReason,
+  dirHoldReason,
+  heldDirMountedBy,
+  isDirHeld,
   pathsOverlap,
-  placementOn,
-} from '../../mesh/local/placement';
+} from '../../mesh/local/holds';
 import { pushResources } from '../../mesh/local/resources';
 import { resolveLocalStateDir } from '../../mesh/local/state-dir';
 import { ContainerSpec, ModuleSpec } from '../../mesh/schemas';

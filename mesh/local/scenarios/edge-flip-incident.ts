@@ -1,8 +1,8 @@
 import { mkdir } from 'node:fs/promises';
+import { hostPathOnNode } from '../../../docker/placement';
 import type { ModuleSpecInput } from '../../schemas';
 import { waitForApplyReport } from '../../wait-for-apply';
 import type { LocalMesh } from '../local-mesh';
-import { hostPathOnNode } from '../placement';
 
 /**
  * The novox incident, set up on the local mesh: an adopted node whose predecessor edge serves the public

@@ -1,9 +1,9 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
+import { hostPathOnNode } from '../../../docker/placement';
 import type { ModuleSpecInput } from '../../schemas';
 import { waitForApplyReport } from '../../wait-for-apply';
 import type { LocalMesh } from '../local-mesh';
-import { hostPathOnNode } from '../placement';
 
 /**
  * The forge incident, set up on the local mesh: a forge-like module under the `roll-out` policy, serving

@@ -1,6 +1,13 @@
 import { posix } from 'node:path';
-import { LABEL } from '../../docker/labels';
-import type { Placement } from '../../docker/container-options';
+import { LABEL } from './labels';
+
+/** Where and as what a container spec runs: its engine-wide name, its owner labels, its host paths. */
+export interface Placement {
+  name: string;
+  labels: Record<string, string>;
+  /** Maps a spec host path to the real path on this engine's machine (identity for a real node). */
+  hostPath?: (specPath: string) => string;
+}
 
 /**
  * Where a spec host path lives on this machine for a node whose host paths are rooted at `hostRoot`
@@ -18,13 +25,6 @@ export function containerName(node: string, module: string, container: string): 
 
 export function containerLabels(node: string, module: string, container: string): Record<string, string> {
   return { [LABEL.node]: node, [LABEL.module]: module, [LABEL.container]: container };
-}
-
-/** True when one path is the other or lies below it. */
-export function pathsOverlap(a: string, b: string): boolean {
-  const within = (inner: string, outer: string) =>
-    inner === outer || inner.startsWith(outer.endsWith('/') ? outer : `${outer}/`);
-  return within(a, b) || within(b, a);
 }
 
 /** How a module's container runs on a node: its engine-wide name, its labels, its host paths. */

@@ -1,8 +1,9 @@
 import { readFileSync } from 'node:fs';
 import type Dockerode from 'dockerode';
 import { z } from 'zod';
-import { DEFAULT_SOCKET, DockerEngine } from '../../docker/engine';
-import { AbsolutePath, Name } from '../../mesh/schemas';
+import { DEFAULT_SOCKET, DockerEngine } from './engine';
+import { AbsolutePath, Name } from '../mesh/schemas';
+import { firstIssueText } from '../mesh/zod-issue';
 
 /** How the worker reaches one node's Docker engine (docs/design.md §4): unix socket, tcp (+TLS), or ssh. */
 const Port = z.number().int().min(1).max(65535);
@@ -101,11 +102,8 @@ export function dockerResolver(
 ): (node: string) => DockerEngine {
   const parsed = DockerEndpointsConfig.safeParse(config);
   if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    const where = issue?.path.map(String).join('.') || 'the config';
-    throw new DockerEndpointsConfigError(
-      `Invalid Docker endpoints config: ${where}: ${issue?.message ?? 'does not match'}.`,
-    );
+    const problem = firstIssueText(parsed.error, 'the config');
+    throw new DockerEndpointsConfigError(`Invalid Docker endpoints config: ${problem}.`);
   }
   const { default: fallback, nodes } = parsed.data;
   const engines = new Map<string, DockerEngine>();
