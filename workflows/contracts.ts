@@ -1,6 +1,7 @@
 import { ApplicationFailure, defineQuery, defineUpdate } from '@temporalio/workflow';
 import { z } from 'zod';
 import { AbsolutePath, Name } from '../mesh/schemas';
+import { firstIssueText } from '../mesh/zod-issue';
 import { VerdictKind } from './verdict';
 
 /**
@@ -188,9 +189,7 @@ export const FAILURE = {
 export function parseInput<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
   const parsed = schema.safeParse(input);
   if (parsed.success) return parsed.data;
-  const issue = parsed.error.issues[0];
-  const where = issue?.path.map(String).join('.') || 'input';
-  throw ApplicationFailure.nonRetryable(`${where}: ${issue?.message ?? 'invalid'}`, FAILURE.invalidInput);
+  throw ApplicationFailure.nonRetryable(firstIssueText(parsed.error), FAILURE.invalidInput);
 }
 
 /**

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { Client, Connection, WorkflowUpdateFailedError } from '@temporalio/client';
-import { dockerResolver } from '../../activities/docker/endpoints';
+import { dockerResolver } from '../../docker/endpoints';
 import { startRunbook } from '../../client/start-runbook';
 import { edgeFlip } from '../../workflows';
 import { decideUpdate, statusQuery } from '../../workflows/contracts';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { dockerResolver } from '../../activities/docker/endpoints';
+import { dockerResolver } from '../../docker/endpoints';
 import { startRunbook } from '../../client/start-runbook';
 import { edgeFlip } from '../../workflows';
 import { seededEdgeFlipInput } from '../support/edge-flip-start';

@@ -1,6 +1,7 @@
 import { ApplicationFailure, condition, log, setHandler, workflowInfo } from '@temporalio/workflow';
 import { Decision, decideUpdate, type RecordedDecision, type Waiting } from '../contracts';
 import type { RunbookPolicy } from '../policy';
+import { firstIssue } from '../../mesh/zod-issue';
 import { policyRefusal } from './approvers';
 import { notify } from './activities';
 import { evidenceChange, type Evidence } from './evidence';
@@ -101,8 +102,7 @@ export class Decisions {
       {
         validator: (input) => {
           const parsed = Decision.safeParse(input);
-          if (!parsed.success)
-            reject(`The decision is malformed: ${parsed.error.issues[0]?.message ?? 'invalid'}.`);
+          if (!parsed.success) reject(`The decision is malformed: ${firstIssue(parsed.error).problem}.`);
           const why = misfit(this.progress.status.waiting, parsed.data, {
             currentStep: this.currentStep(),
             decided: this.progress.status.decisions,
