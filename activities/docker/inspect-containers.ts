@@ -1,6 +1,7 @@
 import type Dockerode from 'dockerode';
 import { z } from 'zod';
-import type { DockerEngine } from '../../docker/engine';
+import { specHash } from '../../docker/container-options';
+import { LABEL, type DockerEngine } from '../../docker/engine';
 import type { MeshPort } from '../../mesh/port';
 import { Name } from '../../mesh/schemas';
 import { firstIssueText } from '../../mesh/zod-issue';
@@ -56,6 +57,10 @@ type RawInspection =
       restartCount: number;
       restartCountStable: boolean;
       mounts: Mount[];
+      id: string;
+      startedAt: string;
+      image: string;
+      specHash?: string;
     };
 
 /** The second reading, and whether the same container kept its restart count since the first. */
@@ -74,6 +79,10 @@ function inspection(
     restartCount: info.RestartCount,
     restartCountStable: sameContainer && first.info.RestartCount === info.RestartCount,
     mounts: bindMountsOnNode(hostRoot, info.Mounts),
+    id: second.id,
+    startedAt: info.State.StartedAt,
+    image: info.Config.Image,
+    ...(info.Config.Labels?.[LABEL.specHash] ? { specHash: info.Config.Labels[LABEL.specHash] } : {}),
   };
 }
 
@@ -106,6 +115,8 @@ export async function inspectModuleContainers(
     container: c.name,
     name: second[i]?.name ?? first[i]?.name ?? `${module}/${c.name} on ${node}`,
     desiredMounts: c.mounts.map((m) => ({ source: m.hostPath, destination: m.containerPath })),
+    desiredImage: c.image,
+    desiredSpecHash: specHash(c),
     observed: inspection(first[i], second[i], state.hostRoot),
   }));
   const checked = z.array(ContainerEvidence).safeParse(evidence);

@@ -104,6 +104,7 @@ describe('data-path-move on a real dev server, the local mesh and Docker', () =>
     assert.deepEqual(
       done.steps.map((s) => `${s.name}: ${s.state}`),
       [
+        'locks: done',
         'preflight: done',
         'freeze-policy: done',
         'stop-containers: done',

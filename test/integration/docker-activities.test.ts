@@ -107,11 +107,15 @@ describe('Docker activities against the real engine', () => {
       ['app', 'sick', 'quitter', 'flapper', 'ghost'],
     );
 
-    assert.deepEqual(by.get('app'), {
+    const app = by.get('app');
+    const appInfo = await engine.inspect(`${node}.web.app`);
+    assert.deepEqual(app, {
       module: 'web',
       container: 'app',
       name: `${node}.web.app`,
       desiredMounts: [{ source: '/srv/web', destination: '/data' }],
+      desiredImage: BASE_IMAGE,
+      desiredSpecHash: app?.desiredSpecHash,
       observed: {
         exists: true,
         state: 'running',
@@ -119,9 +123,22 @@ describe('Docker activities against the real engine', () => {
         restartCount: 0,
         restartCountStable: true,
         mounts: [{ source: '/srv/web', destination: '/data' }],
+        id: appInfo?.Id,
+        startedAt: appInfo?.State.StartedAt,
+        image: BASE_IMAGE,
+        // The digest mesh labelled it with is the digest of the spec it runs: no drift.
+        specHash: app?.desiredSpecHash,
       },
     });
-    assert.deepEqual(by.get('sick')?.observed, {
+    assert.match(app?.desiredSpecHash ?? '', /^[0-9a-f]{16}$/);
+    const plain = ({
+      id: _id,
+      startedAt: _at,
+      image: _image,
+      specHash: _hash,
+      ...rest
+    }: Record<string, unknown>) => rest;
+    assert.deepEqual(plain(by.get('sick')?.observed ?? {}), {
       exists: true,
       state: 'running',
       health: 'unhealthy',
@@ -129,7 +146,7 @@ describe('Docker activities against the real engine', () => {
       restartCountStable: true,
       mounts: [],
     });
-    assert.deepEqual(by.get('quitter')?.observed, {
+    assert.deepEqual(plain(by.get('quitter')?.observed ?? {}), {
       exists: true,
       state: 'exited',
       health: 'none',
@@ -149,6 +166,8 @@ describe('Docker activities against the real engine', () => {
       container: 'ghost',
       name: `web/ghost on ${node}`,
       desiredMounts: [],
+      desiredImage: BASE_IMAGE,
+      desiredSpecHash: by.get('ghost')?.desiredSpecHash,
       observed: { exists: false },
     });
   });
