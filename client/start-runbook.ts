@@ -1,4 +1,4 @@
-import type { Client, WorkflowHandle } from '@temporalio/client';
+import type { Client, WorkflowHandleWithFirstExecutionRunId } from '@temporalio/client';
 import type { dataPathMove, edgeFlip } from '../workflows';
 import { runbookWorkflowId, type RunbookKind } from '../workflows/contracts';
 import { renderPlan } from '../workflows/plans';
@@ -27,7 +27,7 @@ export async function startRunbook<W extends RunbookWorkflow>(
   workflow: W,
   input: Parameters<W>[0],
   options: StartOptions,
-): Promise<WorkflowHandle<W>> {
+): Promise<WorkflowHandleWithFirstExecutionRunId<W>> {
   const kind = KIND_OF[workflow.name as RunbookWorkflow['name']];
   if (!kind) throw new TypeError(`${workflow.name} is not a runbook workflow`);
   const described = launchDescription(kind, input);

@@ -1,18 +1,15 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { userInfo } from 'node:os';
 import { join } from 'node:path';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { promisify } from 'node:util';
 import type { RunbookHistory } from '../../cli/runbook/history-record';
 import type { RunbookRow } from '../../cli/runbook/list';
-import { dockerResolver } from '../../docker/endpoints';
 import { seedEdgeScenario } from '../../mesh/local/scenarios/edge-flip-incident';
 import { RunbookStatus, runbookWorkflowId } from '../../workflows/contracts';
-import { LocalWorld } from '../support/local-world';
+import { runbookWorld, type RunbookWorld } from '../support/runbook-world';
 import { freePort } from '../support/runbooks';
-import { startTestWorker, type TestWorker } from '../support/temporal';
 
 const MESH = join(__dirname, '..', '..', 'bin', 'mesh.js');
 const run = promisify(execFile);
@@ -28,15 +25,13 @@ interface Outcome {
 // eslint-disable-next-line no-control-regex
 const plain = (text: string) => text.replace(/\u001b\[\d+m/g, '');
 
-describe('deciding through the CLI: evidence, four eyes, refusals on record, history and list filters', () => {
-  let world: LocalWorld;
-  let worker: TestWorker;
-  let workerStopped = false;
-  const env = { MESH_TASK_QUEUE: `cli-decide-${randomBytes(4).toString('hex')}` };
+/** The `mesh runbook` CLI of one world: its verbs as subprocesses on the world's task queue. */
+function cliOf(world: RunbookWorld) {
+  const env = { ...process.env, MESH_TASK_QUEUE: world.taskQueue };
 
   async function mesh(...args: string[]): Promise<Outcome> {
     try {
-      const { stdout, stderr } = await run(MESH, ['runbook', ...args], { env: { ...process.env, ...env } });
+      const { stdout, stderr } = await run(MESH, ['runbook', ...args], { env });
       return { code: 0, stdout: plain(stdout), stderr: plain(stderr) };
     } catch (error) {
       const failed = error as { code: number; stdout: string; stderr: string };
@@ -64,17 +59,13 @@ describe('deciding through the CLI: evidence, four eyes, refusals on record, his
     return rows;
   }
 
-  before(async () => {
-    world = await LocalWorld.create();
-    worker = await startTestWorker({ mesh: world.mesh, dockerFor: dockerResolver({}) }, env.MESH_TASK_QUEUE);
-  });
+  return { mesh, status, listed };
+}
 
-  after(async () => {
-    if (!workerStopped) await worker?.stop();
-    await world?.cleanup();
-  });
-
+describe('deciding through the CLI: evidence, four eyes, refusals on record, history and list filters', () => {
   it('shows the evidence, refuses stale evidence and the initiator, takes another approver, keeps the record', async () => {
+    await using world = await runbookWorld();
+    const { mesh, status, listed } = cliOf(world);
     const [flipped, idle] = [world.nodeName(), world.nodeName()];
     const [flipId, idleId] = [runbookWorkflowId(flipped), runbookWorkflowId(idle)];
 
@@ -231,8 +222,7 @@ describe('deciding through the CLI: evidence, four eyes, refusals on record, his
     assert.deepEqual([end.event, end.exitCode, end.status.phase], ['end', 0, 'completed']);
 
     // The record outlives the worker: history reads Temporal's event history (and the run's result).
-    await worker.stop();
-    workerStopped = true;
+    await world.stopWorkers();
     const [history, historyJson, idleHistoryJson, ghost] = await Promise.all([
       mesh('history', flipped),
       mesh('history', flipped, '--json'),

@@ -2,12 +2,13 @@ import assert from 'node:assert/strict';
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
-import { after, before, describe, it } from 'node:test';
+import { after, describe, it } from 'node:test';
 import { promisify } from 'node:util';
-import { Client, Connection, WorkflowNotFoundError } from '@temporalio/client';
+import { WorkflowNotFoundError } from '@temporalio/client';
 import { RunbookStatus, runbookWorkflowId } from '../../workflows/contracts';
 import { renderPlan } from '../../workflows/plans';
 import { MESH_KIND, MESH_MODULE, MESH_NODE, MESH_PHASE } from '../../workflows/search-attributes';
+import { runbookWorld, type RunbookWorld } from '../support/runbook-world';
 import { freePort } from '../support/runbooks';
 import { Scratch } from '../support/scratch';
 
@@ -55,34 +56,20 @@ const EDGE = [
   'http://127.0.0.1:8081',
 ];
 
+async function assertNotStarted(world: RunbookWorld, name: string): Promise<void> {
+  await assert.rejects(
+    world.client.workflow.getHandle(runbookWorkflowId(name)).describe(),
+    WorkflowNotFoundError,
+  );
+}
+
+/** The CLI's environment: the world's task queue, which no worker polls. */
+const cliEnv = (world: RunbookWorld) => ({ MESH_TASK_QUEUE: world.taskQueue });
+
 describe('mesh runbook CLI against a real Temporal dev server (no worker on its task queue)', () => {
-  let connection: Connection;
-  let client: Client;
-  const env = { MESH_TASK_QUEUE: `cli-runbook-${randomBytes(4).toString('hex')}` };
-  const started: string[] = [];
-
-  before(async () => {
-    connection = await Connection.connect({ address: process.env.TEMPORAL_ADDRESS ?? 'localhost:7233' });
-    client = new Client({ connection });
-  });
-  after(async () => {
-    // Test cleanup only: these runs never had a worker, so there is nothing to compensate.
-    for (const id of started)
-      await client.workflow
-        .getHandle(id)
-        .terminate('test cleanup')
-        .catch(() => undefined);
-    await connection?.close();
-  });
-
-  async function assertNotStarted(name: string): Promise<void> {
-    await assert.rejects(
-      client.workflow.getHandle(runbookWorkflowId(name)).describe(),
-      WorkflowNotFoundError,
-    );
-  }
-
   it('refuses bad start options with one sentence and exit 2, and starts nothing', async () => {
+    await using world = await runbookWorld({ worker: 'none' });
+    const env = cliEnv(world);
     const cases: [string[], RegExp][] = [
       [
         ['--public-address', 'localhost:80'],
@@ -96,13 +83,13 @@ describe('mesh runbook CLI against a real Temporal dev server (no worker on its 
     ];
     await Promise.all(
       cases.map(async ([override, sentence]) => {
-        const name = node();
+        const name = world.nodeName();
         const args = [...EDGE];
         const at = args.indexOf(override[0] ?? '');
         if (at >= 0 && override[1] !== undefined) args[at + 1] = override[1];
         else args.push(...override);
         assertRefused(await mesh(env, 'start', 'edge-flip', '--node', name, ...args, '--detach'), sentence);
-        await assertNotStarted(name);
+        await assertNotStarted(world, name);
       }),
     );
     const missing = await mesh(
@@ -117,7 +104,7 @@ describe('mesh runbook CLI against a real Temporal dev server (no worker on its 
     );
     assert.equal(missing.code, 2);
     assert.match(missing.stderr, /required option '--predecessor <module>' not specified/);
-    await assertNotStarted('nowhere');
+    await assertNotStarted(world, 'nowhere');
     assertRefused(
       await mesh(env, 'start', 'edge-flip', '--node', 'Bad_Node', ...EDGE, '--detach'),
       /^error: --node "Bad_Node" is invalid: lower-case letters, digits and dashes/,
@@ -125,6 +112,8 @@ describe('mesh runbook CLI against a real Temporal dev server (no worker on its 
   });
 
   it('names the kinds that exist when asked to start an unknown one', async () => {
+    await using world = await runbookWorld({ worker: 'none' });
+    const env = cliEnv(world);
     assertRefused(
       await mesh(env, 'start', 'foo', '--node', 'x'),
       /There is no runbook kind "foo"; the kinds are edge-flip and data-path-move/,
@@ -136,7 +125,9 @@ describe('mesh runbook CLI against a real Temporal dev server (no worker on its 
   });
 
   it('answers status, watch, decide, approve and abort of an unknown runbook with a clear sentence', async () => {
-    const ghost = node();
+    await using world = await runbookWorld({ worker: 'none' });
+    const env = cliEnv(world);
+    const ghost = world.nodeName();
     const verbs = [
       ['status', ghost],
       ['status', runbookWorkflowId(ghost), '--json'],
@@ -152,11 +143,13 @@ describe('mesh runbook CLI against a real Temporal dev server (no worker on its 
       );
     }
     assertRefused(await mesh(env, 'status', 'Not An Id'), /"Not An Id" is neither a runbook id/);
-    await assertNotStarted(ghost);
+    await assertNotStarted(world, ghost);
   });
 
   it('starts detached, then refuses a second runbook on the node naming the running one', async () => {
-    const name = node();
+    await using world = await runbookWorld({ worker: 'none' });
+    const env = cliEnv(world);
+    const name = world.nodeName();
     const id = runbookWorkflowId(name);
     const first = await mesh(
       env,
@@ -171,7 +164,6 @@ describe('mesh runbook CLI against a real Temporal dev server (no worker on its 
       '--json',
     );
     assert.equal(first.code, 0, first.stderr);
-    started.push(id);
     const detached = JSON.parse(first.stdout) as {
       id: string;
       taskQueue: string;
@@ -182,7 +174,7 @@ describe('mesh runbook CLI against a real Temporal dev server (no worker on its 
       [id, env.MESH_TASK_QUEUE, 'alice'],
     );
     assert.match(first.stderr, /no worker polls task queue/);
-    const described = await client.workflow.getHandle(id).describe();
+    const described = await world.client.workflow.getHandle(id).describe();
     assert.equal(described.type, 'edgeFlip');
     assert.equal(described.taskQueue, env.MESH_TASK_QUEUE);
     // No worker ran it: what the list and the Web UI show came with the start itself.

@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { open } from 'node:fs/promises';
 import { join } from 'node:path';
-import { after, afterEach, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import type { WorkflowHandle } from '@temporalio/client';
-import { dockerResolver } from '../../docker/endpoints';
 import { hostPathOnNode } from '../../docker/placement';
 import type { ModuleSpec } from '../../mesh/schemas';
+import { dataPathMove } from '../../workflows';
 import type { RunbookStatus } from '../../workflows/contracts';
 import {
   digestDifferences,
@@ -14,15 +14,13 @@ import {
   moveInput,
   scheduledActivities,
   seedForge,
-  startMove,
   TO,
   treeDigest,
   type DigestEntry,
   type Forge,
 } from '../support/data-move';
-import { LocalWorld } from '../support/local-world';
-import { closedFailing, decide, statusWhen, terminateOpen, waitingAt } from '../support/runbooks';
-import { startWrappedTestWorker, type TestWorker } from '../support/temporal';
+import { runbookWorld, type RunbookWorld } from '../support/runbook-world';
+import { closedFailing, decide, statusWhen, waitingAt } from '../support/runbooks';
 
 /**
  * Verification that blocks, and aborts before and after the switch. The worker's copyTree is production's,
@@ -35,37 +33,27 @@ const WAIT_MS = 60_000;
 /** The file the simulated write changes, relative to the data dir. */
 const CHANGED = 'repos/r3/objects/7.obj';
 
-describe('data-path-move: a checksum mismatch blocks; abort before the switch restores A, after it asks', () => {
-  let world: LocalWorld;
-  let worker: TestWorker;
-  const handles: WorkflowHandle[] = [];
-  /** Nodes whose next copy gets one file of B overwritten after it completes. */
-  const writeDuringVerify = new Set<string>();
+/** Nodes whose next copy gets one file of B overwritten after it completes. */
+const writeDuringVerify = new Set<string>();
 
-  before(async () => {
-    world = await LocalWorld.create();
-    worker = await startWrappedTestWorker({ mesh: world.mesh, dockerFor: dockerResolver({}) }, (real) => ({
+/** A world whose copyTree is production's, followed by the simulated write for the nodes listed above. */
+const writingWorld = () =>
+  runbookWorld({
+    wrap: (real, { mesh }) => ({
       async copyTree(input) {
         const result = await real.copyTree(input);
         if (writeDuringVerify.delete(input.node)) {
-          const { hostRoot } = await world.mesh.nodeState(input.node);
+          const { hostRoot } = await mesh.nodeState(input.node);
           const file = await open(join(hostPathOnNode(hostRoot, input.to), CHANGED), 'r+');
           await file.write('written during verification', 0);
           await file.close();
         }
         return result;
       },
-    }));
+    }),
   });
 
-  afterEach(() => terminateOpen(handles));
-
-  after(async () => {
-    await terminateOpen(handles);
-    await worker?.stop();
-    await world?.cleanup();
-  });
-
+describe('data-path-move: a checksum mismatch blocks; abort before the switch restores A, after it asks', () => {
   interface Before {
     forge: Forge;
     digest: Map<string, DigestEntry>;
@@ -74,7 +62,10 @@ describe('data-path-move: a checksum mismatch blocks; abort before the switch re
   }
 
   /** Seeds a forge and starts its move; with `mismatch`, the copy's verification will find CHANGED differs. */
-  async function begin(mismatch: boolean): Promise<{ handle: WorkflowHandle; before: Before }> {
+  async function begin(
+    world: RunbookWorld,
+    mismatch: boolean,
+  ): Promise<{ handle: WorkflowHandle; before: Before }> {
     const forge = await seedForge(world);
     const before: Before = {
       forge,
@@ -83,12 +74,15 @@ describe('data-path-move: a checksum mismatch blocks; abort before the switch re
       spec: await world.mesh.moduleSpec(forge.module),
     };
     if (mismatch) writeDuringVerify.add(forge.node);
-    const handle = await startMove(worker.client, worker.taskQueue, moveInput(forge));
-    handles.push(handle);
+    const handle = await world.start(dataPathMove, moveInput(forge));
     return { handle, before };
   }
 
-  async function waitAtMismatch(handle: WorkflowHandle, forge: Forge): Promise<RunbookStatus> {
+  async function waitAtMismatch(
+    world: RunbookWorld,
+    handle: WorkflowHandle,
+    forge: Forge,
+  ): Promise<RunbookStatus> {
     const waiting = await statusWhen(handle, waitingAt('verify-copy'), WAIT_MS);
     assert.equal(waiting.waiting?.verdict, 'failed');
     assert.deepEqual(waiting.waiting?.actions, ['recopy', 'abort']);
@@ -111,7 +105,7 @@ describe('data-path-move: a checksum mismatch blocks; abort before the switch re
   }
 
   /** Where an abort before the switch must leave the service: running on A, as it was, with its policy. */
-  async function assertBackOnA(before: Before, status: RunbookStatus): Promise<void> {
+  async function assertBackOnA(world: RunbookWorld, before: Before, status: RunbookStatus): Promise<void> {
     const { forge } = before;
     assert.equal(status.phase, 'aborted', status.outcome);
     const info = await world.engine.inspect(forge.web);
@@ -135,9 +129,10 @@ describe('data-path-move: a checksum mismatch blocks; abort before the switch re
   }
 
   it('a write into B during verification blocks at verify-copy naming the path; recopy then completes', async () => {
-    const { handle, before } = await begin(true);
+    await using world = await writingWorld();
+    const { handle, before } = await begin(world, true);
     const { forge } = before;
-    await waitAtMismatch(handle, forge);
+    await waitAtMismatch(world, handle, forge);
 
     await decide(handle, 'recopy', 'verify-copy');
     await statusWhen(handle, waitingAt('gate-apply'), WAIT_MS);
@@ -161,21 +156,23 @@ describe('data-path-move: a checksum mismatch blocks; abort before the switch re
   });
 
   it('abort (cancel) while blocked at verify-copy: running on A again, policy roll-out, B removed', async () => {
-    const { handle, before } = await begin(true);
-    await waitAtMismatch(handle, before.forge);
+    await using world = await writingWorld();
+    const { handle, before } = await begin(world, true);
+    await waitAtMismatch(world, handle, before.forge);
     await handle.cancel();
     const { status } = await closedFailing(handle);
     assert.equal(status.outcome, 'aborted (cancelled); compensations ran');
-    await assertBackOnA(before, status);
+    await assertBackOnA(world, before, status);
   });
 
   it('abort by decision at verify-copy: the same way back to A', async () => {
-    const { handle, before } = await begin(true);
-    await waitAtMismatch(handle, before.forge);
+    await using world = await writingWorld();
+    const { handle, before } = await begin(world, true);
+    await waitAtMismatch(world, handle, before.forge);
     await decide(handle, 'abort', 'verify-copy');
     const { status } = await closedFailing(handle);
     assert.equal(status.outcome, 'aborted by bob at verify-copy');
-    await assertBackOnA(before, status);
+    await assertBackOnA(world, before, status);
   });
 
   /** Aborts at the unrecreated-volume gate, after the spec moved to B; returns the after-switch wait. */
@@ -194,7 +191,8 @@ describe('data-path-move: a checksum mismatch blocks; abort before the switch re
   }
 
   it('abort after the switch asks; revert puts spec and container back on A, policy roll-out, B kept', async () => {
-    const { handle, before } = await begin(false);
+    await using world = await writingWorld();
+    const { handle, before } = await begin(world, false);
     const { forge } = before;
     await abortAfterSwitch(handle, forge);
     await decide(handle, 'revert', 'after-switch');
@@ -215,7 +213,8 @@ describe('data-path-move: a checksum mismatch blocks; abort before the switch re
   });
 
   it('abort after the switch, keep: the module really is on B (container recreated there), policy roll-out', async () => {
-    const { handle, before } = await begin(false);
+    await using world = await writingWorld();
+    const { handle, before } = await begin(world, false);
     const { forge } = before;
     await abortAfterSwitch(handle, forge);
     assert.match(

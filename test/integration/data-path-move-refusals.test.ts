@@ -1,12 +1,11 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { after, afterEach, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { promisify } from 'node:util';
 import { WorkflowNotFoundError, type WorkflowHandle } from '@temporalio/client';
-import { dockerResolver } from '../../docker/endpoints';
+import { dataPathMove } from '../../workflows';
 import { FAILURE, runbookWorkflowId, type RunbookStatus } from '../../workflows/contracts';
 import {
   exists,
@@ -14,20 +13,11 @@ import {
   moveInput,
   scheduledActivities,
   seedForge,
-  startMove,
   TO,
   type Forge,
 } from '../support/data-move';
-import { LocalWorld } from '../support/local-world';
-import {
-  closedFailing,
-  decide,
-  FAST_TIMINGS,
-  statusWhen,
-  terminateOpen,
-  waitingAt,
-} from '../support/runbooks';
-import { startTestWorker, type TestWorker } from '../support/temporal';
+import { runbookWorld, type RunbookWorld } from '../support/runbook-world';
+import { closedFailing, decide, FAST_TIMINGS, statusWhen, waitingAt } from '../support/runbooks';
 
 /**
  * Bad paths are refused before anything changes, each with its own sentence: path shapes by the CLI
@@ -100,46 +90,31 @@ const BAD_PATHS: { name: string; from: string; to: string; sentence: string }[] 
   },
 ];
 
-describe('data-path-move refuses bad paths before anything changes', () => {
-  let world: LocalWorld;
-  let worker: TestWorker;
-  const handles: WorkflowHandle[] = [];
-  const env = { MESH_TASK_QUEUE: `dpm-cli-${randomBytes(4).toString('hex')}` };
-
-  before(async () => {
-    world = await LocalWorld.create();
-    worker = await startTestWorker({ mesh: world.mesh, dockerFor: dockerResolver({}) });
-  });
-
-  afterEach(() => terminateOpen(handles));
-
-  after(async () => {
-    await terminateOpen(handles);
-    await worker?.stop();
-    await world?.cleanup();
-  });
-
-  async function mesh(...args: string[]): Promise<Outcome> {
-    try {
-      const { stdout, stderr } = await run(MESH, ['runbook', ...args], { env: { ...process.env, ...env } });
-      return { code: 0, stdout, stderr };
-    } catch (error) {
-      const failed = error as { code: number; stdout: string; stderr: string };
-      return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
-    }
+/** `mesh runbook ...` as a subprocess, on the world's task queue. */
+async function mesh(world: RunbookWorld, ...args: string[]): Promise<Outcome> {
+  const env = { ...process.env, MESH_TASK_QUEUE: world.taskQueue };
+  try {
+    const { stdout, stderr } = await run(MESH, ['runbook', ...args], { env });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const failed = error as { code: number; stdout: string; stderr: string };
+    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
   }
+}
 
-  const notStarted = (node: string) =>
-    assert.rejects(
-      worker.client.workflow.getHandle(runbookWorkflowId(node)).describe(),
-      WorkflowNotFoundError,
-    );
-
+describe('data-path-move refuses bad paths before anything changes', () => {
   it('the CLI refuses each bad path shape with its own sentence and exit 2, and starts nothing', async () => {
+    await using world = await runbookWorld({ worker: 'none' });
+    const notStarted = (node: string) =>
+      assert.rejects(
+        world.client.workflow.getHandle(runbookWorkflowId(node)).describe(),
+        WorkflowNotFoundError,
+      );
     await Promise.all(
       BAD_PATHS.map(async ({ name, from, to, sentence }) => {
         const node = world.nodeName();
         const outcome = await mesh(
+          world,
           'start',
           'data-path-move',
           '--node',
@@ -165,6 +140,7 @@ describe('data-path-move refuses bad paths before anything changes', () => {
     // above are the paths', not the command's.
     const node = world.nodeName();
     const good = await mesh(
+      world,
       'start',
       'data-path-move',
       '--node',
@@ -179,17 +155,16 @@ describe('data-path-move refuses bad paths before anything changes', () => {
       '--json',
     );
     assert.equal(good.code, 0, good.stderr);
-    const handle = worker.client.workflow.getHandle(runbookWorkflowId(node));
-    handles.push(handle);
+    const handle = world.client.workflow.getHandle(runbookWorkflowId(node));
     assert.equal((await handle.describe()).type, 'dataPathMove');
-    await handle.terminate('test cleanup: no worker polls its queue');
   });
 
   it('the runbook started without the CLI refuses the same shapes at preflight, then aborts with nothing to undo', async () => {
+    await using world = await runbookWorld();
     const started = await Promise.all(
       BAD_PATHS.map(async (bad) => {
         const node = world.nodeName();
-        const handle = await startMove(worker.client, worker.taskQueue, {
+        const handle = await world.start(dataPathMove, {
           node,
           module: 'forge',
           from: bad.from,
@@ -197,7 +172,6 @@ describe('data-path-move refuses bad paths before anything changes', () => {
           startedBy: 'alice',
           timings: FAST_TIMINGS,
         });
-        handles.push(handle);
         return { ...bad, handle };
       }),
     );
@@ -222,7 +196,7 @@ describe('data-path-move refuses bad paths before anything changes', () => {
   });
 
   /** What a refused preflight must leave as it was: the container on A, the spec, the policy. */
-  async function snapshot(forge: Forge) {
+  async function snapshot(world: RunbookWorld, forge: Forge) {
     const info = await world.engine.inspect(forge.web);
     return {
       id: info?.Id,
@@ -262,21 +236,21 @@ describe('data-path-move refuses bad paths before anything changes', () => {
   }
 
   it('A missing: the preflight names the path, the container keeps running on A, the policy stays roll-out', async () => {
+    await using world = await runbookWorld();
     const forge = await seedForge(world);
-    const before = await snapshot(forge);
+    const before = await snapshot(world, forge);
     const missing = '/srv/forge-old';
-    const handle = await startMove(worker.client, worker.taskQueue, moveInput(forge, { from: missing }));
-    handles.push(handle);
+    const handle = await world.start(dataPathMove, moveInput(forge, { from: missing }));
     const sentence = `The source path ${missing} does not exist on node ${forge.node}.`;
     await refusedThenAborted(handle, sentence);
-    assert.deepEqual(await snapshot(forge), before, 'nothing changed while it waits');
+    assert.deepEqual(await snapshot(world, forge), before, 'nothing changed while it waits');
     assert.equal(await exists(forge.hostTo), false);
 
     await decide(handle, 'abort', 'preflight');
     const { status } = await closedFailing(handle);
     assert.equal(status.phase, 'aborted');
     assert.equal(status.outcome, 'aborted by bob at preflight');
-    assert.deepEqual(await snapshot(forge), before, 'nothing changed after the abort');
+    assert.deepEqual(await snapshot(world, forge), before, 'nothing changed after the abort');
     assert.equal(before.spec.upgradePolicy, 'roll-out');
     assert.equal(before.running, true);
     assert.deepEqual(before.sources, [forge.hostFrom]);
@@ -284,12 +258,12 @@ describe('data-path-move refuses bad paths before anything changes', () => {
   });
 
   it('B not empty: the preflight names the path and an entry, retry refuses again, B stays untouched', async () => {
+    await using world = await runbookWorld();
     const forge = await seedForge(world);
     await mkdir(forge.hostTo, { recursive: true });
     await writeFile(join(forge.hostTo, 'stray.txt'), 'someone else was here\n');
-    const before = await snapshot(forge);
-    const handle = await startMove(worker.client, worker.taskQueue, moveInput(forge));
-    handles.push(handle);
+    const before = await snapshot(world, forge);
+    const handle = await world.start(dataPathMove, moveInput(forge));
     const sentence = `The target path ${TO} is not empty on node ${forge.node} (1 entry, e.g. stray.txt); empty it or choose another path.`;
     const first = await refusedThenAborted(handle, sentence);
 
@@ -299,7 +273,7 @@ describe('data-path-move refuses bad paths before anything changes', () => {
     await decide(handle, 'abort', 'preflight');
     const { status } = await closedFailing(handle);
     assert.equal(status.phase, 'aborted');
-    assert.deepEqual(await snapshot(forge), before);
+    assert.deepEqual(await snapshot(world, forge), before);
     assert.deepEqual(await readdir(forge.hostTo), ['stray.txt']);
     assert.equal(await readFile(join(forge.hostTo, 'stray.txt'), 'utf8'), 'someone else was here\n');
     const scheduled = scheduledActivities(await handle.fetchHistory());

@@ -1,14 +1,13 @@
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
 import { lstat, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { setTimeout as delay } from 'node:timers/promises';
-import { Client, Connection } from '@temporalio/client';
 import { defaultPayloadConverter } from '@temporalio/common';
 import { optionalTsToMs } from '@temporalio/common/lib/time';
 import { temporal } from '@temporalio/proto';
 import type { CopyProgress, CopyResult } from '../../activities/data';
+import { dataPathMove } from '../../workflows';
 import type { RunbookStatus } from '../../workflows/contracts';
 import {
   activityResults,
@@ -17,13 +16,10 @@ import {
   exists,
   moveInput,
   seedForge,
-  startMove,
   treeDigest,
 } from '../support/data-move';
-import { LocalWorld } from '../support/local-world';
+import { runbookWorld } from '../support/runbook-world';
 import { decide, statusWhen, waitingAt } from '../support/runbooks';
-import { harnessTarget } from '../support/temporal';
-import { WorkerProcesses } from '../support/worker-process';
 
 /**
  * A worker SIGKILLed in the middle of a large copy: the copy activity times out on its heartbeat (30 s,
@@ -56,35 +52,16 @@ async function bytesOnDisk(root: string): Promise<number> {
 }
 
 describe('data-path-move resumes a copy after its worker is SIGKILLed', () => {
-  const workers = new WorkerProcesses();
-  let world: LocalWorld;
-  let connection: Connection;
-  let client: Client;
-
-  before(async () => {
-    world = await LocalWorld.create();
-    const target = harnessTarget();
-    connection = await Connection.connect({ address: target.address });
-    client = new Client({ connection, namespace: target.namespace });
-  });
-
-  after(async () => {
-    await workers.stopAll();
-    await connection?.close();
-    await world?.cleanup();
-  });
-
   it(
     'killed mid-copy: the retry on a new worker resumes (copies less than the total) and B verifies',
     { timeout: 300_000 },
     async (t) => {
+      await using world = await runbookWorld({ worker: 'none' });
       const forge = await seedForge(world);
       const bulk = await addBulkData(forge.hostFrom, BULK_MIB);
       const original = await treeDigest(forge.hostFrom);
-      const taskQueue = `dpm-kill-${randomBytes(4).toString('hex')}`;
-      const spawnWorker = () => workers.start({ taskQueue, stateDir: world.stateDir });
-      const first = await spawnWorker();
-      const handle = await startMove(client, taskQueue, moveInput(forge));
+      const first = await world.spawnWorker();
+      const handle = await world.start(dataPathMove, moveInput(forge));
 
       // Wait until the first worker runs the copy, the server holds its progress heartbeat, and B has
       // a good part of the data but not all of it.
@@ -113,7 +90,7 @@ describe('data-path-move resumes a copy after its worker is SIGKILLed', () => {
       t.diagnostic(
         `killed with ${(copiedAtKill / 2 ** 20).toFixed(0)} MiB in B; the server's last heartbeat details then: ${JSON.stringify(serverProgress)}`,
       );
-      await spawnWorker();
+      await world.spawnWorker();
 
       await statusWhen(handle, waitingAt('gate-apply'), WAIT_MS);
       await decide(handle, 'recreate', 'gate-apply');

@@ -1,9 +1,8 @@
 import assert from 'node:assert/strict';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { after, afterEach, before, describe, it } from 'node:test';
-import type { WorkflowHandle } from '@temporalio/client';
-import { dockerResolver } from '../../docker/endpoints';
+import { describe, it } from 'node:test';
+import { dataPathMove } from '../../workflows';
 import type { RunbookStatus } from '../../workflows/contracts';
 import {
   activityResults,
@@ -14,15 +13,13 @@ import {
   moveInput,
   scheduledActivities,
   seedForge,
-  startMove,
   stepTime,
   TO,
   treeDigest,
   type Forge,
 } from '../support/data-move';
-import { LocalWorld } from '../support/local-world';
-import { decide, statusWhen, terminateOpen, waitingAt } from '../support/runbooks';
-import { startTestWorker, type TestWorker } from '../support/temporal';
+import { runbookWorld, type RunbookWorld } from '../support/runbook-world';
+import { decide, statusWhen, waitingAt } from '../support/runbooks';
 
 /**
  * The data-path-move runbook end to end: real Temporal dev server, the local mesh over real Docker, real
@@ -32,58 +29,38 @@ import { startTestWorker, type TestWorker } from '../support/temporal';
 
 const WAIT_MS = 60_000;
 
+/** What Docker says of the forge's container: its id, whether it runs, since when, and what it mounts. */
+async function container(world: RunbookWorld, forge: Forge) {
+  const info = await world.engine.inspect(forge.web);
+  assert.ok(info, `${forge.web} exists`);
+  return {
+    id: info.Id,
+    running: info.State.Running,
+    startedAt: Date.parse(info.State.StartedAt),
+    sources: info.Mounts.map((m) => m.Source),
+  };
+}
+
+const policy = async (world: RunbookWorld, forge: Forge) =>
+  (await world.mesh.moduleSpec(forge.module)).upgradePolicy;
+
+const served = async (forge: Forge) => (await fetch(`http://127.0.0.1:${forge.port}/index.html`)).text();
+
 describe('data-path-move on a real dev server, the local mesh and Docker', () => {
-  let world: LocalWorld;
-  let worker: TestWorker;
-  const handles: WorkflowHandle[] = [];
-
-  before(async () => {
-    world = await LocalWorld.create();
-    worker = await startTestWorker({ mesh: world.mesh, dockerFor: dockerResolver({}) });
-  });
-
-  afterEach(() => terminateOpen(handles));
-
-  after(async () => {
-    await terminateOpen(handles);
-    await worker?.stop();
-    await world?.cleanup();
-  });
-
-  async function start(forge: Forge) {
-    const handle = await startMove(worker.client, worker.taskQueue, moveInput(forge));
-    handles.push(handle);
-    return handle;
-  }
-
-  async function container(forge: Forge) {
-    const info = await world.engine.inspect(forge.web);
-    assert.ok(info, `${forge.web} exists`);
-    return {
-      id: info.Id,
-      running: info.State.Running,
-      startedAt: Date.parse(info.State.StartedAt),
-      sources: info.Mounts.map((m) => m.Source),
-    };
-  }
-
-  const policy = async (forge: Forge) => (await world.mesh.moduleSpec(forge.module)).upgradePolicy;
-
-  const served = async (forge: Forge) => (await fetch(`http://127.0.0.1:${forge.port}/index.html`)).text();
-
   it('moves the data: container inspected on B, every file identical, policy restored, A removed after remove', async (t) => {
+    await using world = await runbookWorld();
     const forge = await seedForge(world);
     await addTrickyEntries(forge.hostFrom);
     const original = await treeDigest(forge.hostFrom);
-    const before = await container(forge);
+    const before = await container(world, forge);
     assert.deepEqual(before.sources, [forge.hostFrom]);
-    assert.equal(await policy(forge), 'roll-out');
+    assert.equal(await policy(world, forge), 'roll-out');
 
-    const handle = await start(forge);
+    const handle = await world.start(dataPathMove, moveInput(forge));
     // Decisions are sent as soon as the runbook waits: the measured downtime is the runbook's own.
     const unrecreated = await statusWhen(handle, waitingAt('gate-apply'), WAIT_MS);
     assert.equal(unrecreated.waiting?.verdict, 'unrecreated-volume', unrecreated.waiting?.reason);
-    const restartedOnA = await container(forge);
+    const restartedOnA = await container(world, forge);
     // The push restarted the service on A, where it goes on writing while the runbook waits.
     const lateWrite = 'written-while-waiting.txt';
     await writeFile(join(forge.hostFrom, lateWrite), 'a write the service made on A during the wait\n');
@@ -95,7 +72,7 @@ describe('data-path-move on a real dev server, the local mesh and Docker', () =>
     assert.match(approval.waiting?.reason ?? '', new RegExp(`remove deletes ${FROM}, keep leaves it`));
     // Before the approval the old data is still there, and the module already runs on B.
     assert.equal(await exists(forge.hostFrom), true, 'A is kept until the approval');
-    assert.equal(await policy(forge), 'roll-out', 'policy restored before the approval');
+    assert.equal(await policy(world, forge), 'roll-out', 'policy restored before the approval');
     await decide(handle, 'remove', 'approve-remove-old-data');
 
     const done: RunbookStatus = await handle.result();
@@ -125,7 +102,7 @@ describe('data-path-move on a real dev server, the local mesh and Docker', () =>
     );
 
     // Docker, not the runbook's word: a new container, running, mounting B under the node's host root.
-    const after = await container(forge);
+    const after = await container(world, forge);
     assert.notEqual(after.id, before.id, 'recreated');
     assert.equal(after.running, true);
     assert.deepEqual(after.sources, [join(forge.hostRoot, TO)]);
@@ -186,9 +163,10 @@ describe('data-path-move on a real dev server, the local mesh and Docker', () =>
   });
 
   it('incident replay: waits at unrecreated-volume, a build meanwhile recreates nothing, recreate completes; keep leaves A', async (t) => {
+    await using world = await runbookWorld();
     const forge = await seedForge(world);
     const original = await treeDigest(forge.hostFrom);
-    const handle = await start(forge);
+    const handle = await world.start(dataPathMove, moveInput(forge));
 
     const waiting = await statusWhen(handle, waitingAt('gate-apply'), WAIT_MS);
     assert.equal(waiting.phase, 'waiting');
@@ -205,7 +183,7 @@ describe('data-path-move on a real dev server, the local mesh and Docker', () =>
       assert.equal(waiting.steps.find((s) => s.name === later)?.state, 'pending', later);
 
     // The incident itself: the push reported success, yet the container runs on A.
-    const onA = await container(forge);
+    const onA = await container(world, forge);
     assert.equal(onA.running, true);
     assert.deepEqual(onA.sources, [forge.hostFrom]);
     assert.deepEqual(
@@ -215,16 +193,16 @@ describe('data-path-move on a real dev server, the local mesh and Docker', () =>
     );
 
     // An ordinary build while the runbook waits: the policy is frozen, so it is not a deployment.
-    assert.equal(await policy(forge), 'manual');
+    assert.equal(await policy(world, forge), 'manual');
     const build = await world.mesh.build(forge.module);
     assert.equal(build.upgradePolicy, 'manual');
     assert.deepEqual(build.recreated, []);
     assert.equal(build.images.length, 1);
-    const afterBuild = await container(forge);
+    const afterBuild = await container(world, forge);
     assert.equal(afterBuild.id, onA.id, 'the build did not recreate the container');
     assert.equal(afterBuild.startedAt, onA.startedAt, 'nor restart it');
     assert.deepEqual(afterBuild.sources, [forge.hostFrom]);
-    assert.equal(await policy(forge), 'manual');
+    assert.equal(await policy(world, forge), 'manual');
     const still = await statusWhen(handle, waitingAt('gate-apply'));
     assert.equal(
       still.waiting?.since,
@@ -234,7 +212,7 @@ describe('data-path-move on a real dev server, the local mesh and Docker', () =>
 
     await decide(handle, 'recreate', 'gate-apply');
     await statusWhen(handle, waitingAt('approve-remove-old-data'), WAIT_MS);
-    const onB = await container(forge);
+    const onB = await container(world, forge);
     assert.notEqual(onB.id, onA.id);
     assert.deepEqual(onB.sources, [forge.hostTo]);
     await decide(handle, 'keep', 'approve-remove-old-data');
@@ -244,8 +222,8 @@ describe('data-path-move on a real dev server, the local mesh and Docker', () =>
     assert.equal(done.outcome, `${forge.module} runs on ${TO}; ${FROM} kept`);
     assert.equal(done.steps.find((s) => s.name === 'remove-old-data')?.state, 'skipped');
     assert.equal(done.steps.find((s) => s.name === 'recreate')?.note, `recreated ${forge.web}`);
-    assert.equal(await policy(forge), 'roll-out');
-    const final = await container(forge);
+    assert.equal(await policy(world, forge), 'roll-out');
+    const final = await container(world, forge);
     assert.equal(final.running, true);
     assert.deepEqual(final.sources, [forge.hostTo]);
 

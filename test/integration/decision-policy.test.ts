@@ -3,8 +3,10 @@ import { describe, it } from 'node:test';
 import type { WorkflowHandle } from '@temporalio/client';
 import { defaultPayloadConverter } from '@temporalio/common';
 import { decideUpdate, statusQuery, type Decision } from '../../workflows/contracts';
+import { edgeFlip } from '../../workflows';
 import { RunbookPolicy } from '../../workflows/policy';
-import { edgeFlipSuite } from '../support/edge-flip-suite';
+import { seedEdgeFlip } from '../support/edge-flip-seed';
+import { runbookWorld } from '../support/runbook-world';
 import { decide, decisionRefusal, statusWhen, waitingAt } from '../support/runbooks';
 
 const FOUR_EYES =
@@ -12,12 +14,11 @@ const FOUR_EYES =
 const NOT_LISTED = 'mallory may not decide at approve-stop-predecessor; the policy allows alice, bob.';
 
 describe('decisions carry who and what they saw: evidence hash and approver policy (real Temporal, real Docker)', () => {
-  const suite = edgeFlipSuite({
-    policy: RunbookPolicy.parse({ approvers: { 'approve-stop-predecessor': ['alice', 'bob'] } }),
-  });
+  const policy = RunbookPolicy.parse({ approvers: { 'approve-stop-predecessor': ['alice', 'bob'] } });
 
   it('a stale evidence hash is refused with what changed; refusals are recorded; the fresh one is accepted', async () => {
-    const { handle } = await suite.start({ leftovers: true });
+    await using world = await runbookWorld({ deps: { policy } });
+    const handle = await world.start(edgeFlip, await seedEdgeFlip(world, { leftovers: true }));
     const held = await statusWhen(handle, waitingAt('gate-apply'));
     const heldEvidence = held.waiting?.evidence ?? '';
     assert.match(heldEvidence, /^[0-9a-f]{10}$/);
@@ -71,7 +72,11 @@ describe('decisions carry who and what they saw: evidence hash and approver poli
   });
 
   it('four eyes: the initiator may take (not destructive) but not approve the stop; the approver list is enforced', async () => {
-    const { handle } = await suite.start({ leftovers: true, startedBy: 'alice' });
+    await using world = await runbookWorld({ deps: { policy } });
+    const handle = await world.start(
+      edgeFlip,
+      await seedEdgeFlip(world, { leftovers: true, startedBy: 'alice' }),
+    );
     await statusWhen(handle, waitingAt('gate-apply'));
     await decide(handle, 'take', undefined, 'alice');
     await statusWhen(handle, waitingAt('approve-stop-predecessor'));

@@ -1,83 +1,25 @@
 import assert from 'node:assert/strict';
-import { after, afterEach, before, describe, it } from 'node:test';
-import { WorkflowExecutionAlreadyStartedError, type WorkflowHandle } from '@temporalio/client';
+import { describe, it } from 'node:test';
+import { WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
 import { CancelledFailure } from '@temporalio/common';
-import { dockerResolver } from '../../docker/endpoints';
-import { seedEdgeScenario, type EdgeScenario } from '../../mesh/local/scenarios/edge-flip-incident';
-import {
-  decideUpdate,
-  runbookWorkflowId,
-  statusQuery,
-  type Decision,
-  type EdgeFlipInputArg,
-} from '../../workflows/contracts';
-import { LocalWorld } from '../support/local-world';
+import { edgeFlip } from '../../workflows';
+import { decideUpdate, statusQuery, type Decision } from '../../workflows/contracts';
+import { seedEdgeFlip } from '../support/edge-flip-seed';
+import { runbookWorld } from '../support/runbook-world';
 import {
   closedFailing,
   decide,
   decisionRefusal,
-  FAST_TIMINGS,
-  freePort,
   isRunning,
   statusWhen,
-  terminateOpen,
   waitingAt,
 } from '../support/runbooks';
-import { startTestWorker, type TestWorker } from '../support/temporal';
 
 describe('edge-flip refuses decisions and runbooks it is not waiting for (real Temporal, real Docker)', () => {
-  let world: LocalWorld;
-  let worker: TestWorker;
-  const handles: WorkflowHandle[] = [];
-
-  before(async () => {
-    world = await LocalWorld.create();
-    worker = await startTestWorker({ mesh: world.mesh, dockerFor: dockerResolver({}) });
-  });
-
-  afterEach(() => terminateOpen(handles));
-
-  after(async () => {
-    await terminateOpen(handles);
-    await worker?.stop();
-    await world?.cleanup();
-  });
-
-  /** The incident: the successor's leftovers are held until take, so the runbook waits at gate-apply. */
-  async function incident() {
-    const node = world.nodeName();
-    const seeded = await seedEdgeScenario(world.mesh, {
-      node,
-      predecessor: 'caddy',
-      successor: 'route-proxy',
-      publicPort: await freePort(),
-      stagingPort: await freePort(),
-      leftovers: true,
-    });
-    return { node, seeded };
-  }
-
-  async function start(node: string, seeded: EdgeScenario, startedBy = 'alice') {
-    const input: EdgeFlipInputArg = {
-      node,
-      module: 'route-proxy',
-      predecessor: 'caddy',
-      ...seeded,
-      startedBy,
-      timings: FAST_TIMINGS,
-    };
-    const handle = await worker.client.workflow.start('edgeFlip', {
-      args: [input],
-      taskQueue: worker.taskQueue,
-      workflowId: runbookWorkflowId(node),
-    });
-    handles.push(handle);
-    return handle;
-  }
-
   it('a decision the runbook is not waiting for is refused with a clear message and changes nothing', async () => {
-    const { node, seeded } = await incident();
-    const handle = await start(node, seeded);
+    await using world = await runbookWorld();
+    const input = await seedEdgeFlip(world, { leftovers: true });
+    const handle = await world.start(edgeFlip, input);
     const held = await statusWhen(handle, waitingAt('gate-apply'));
     assert.equal(held.waiting?.verdict, 'held');
 
@@ -99,7 +41,7 @@ describe('edge-flip refuses decisions and runbooks it is not waiting for (real T
     assert.equal(unaffected.phase, 'waiting');
     assert.deepEqual(unaffected.waiting, held.waiting, 'still waiting at the same gate since the same time');
     assert.deepEqual(unaffected.decisions, [], 'no decision recorded');
-    assert.equal(await isRunning(world.engine, `${node}.caddy.edge`), true);
+    assert.equal(await isRunning(world.engine, `${input.node}.caddy.edge`), true);
 
     // Accepted; while the runbook takes, pushes and gates again, it waits for nothing.
     await decide(handle, 'take', 'gate-apply');
@@ -127,11 +69,13 @@ describe('edge-flip refuses decisions and runbooks it is not waiting for (real T
   });
 
   it('a second runbook on the same node is refused while one runs; once it ended the node is free again', async () => {
-    const { node, seeded } = await incident();
-    const first = await start(node, seeded);
+    await using world = await runbookWorld();
+    const input = await seedEdgeFlip(world, { leftovers: true });
+    const first = await world.start(edgeFlip, input);
     const held = await statusWhen(first, waitingAt('gate-apply'));
 
-    await assert.rejects(start(node, seeded, 'carol'), WorkflowExecutionAlreadyStartedError);
+    const byCarol = { ...input, startedBy: 'carol' };
+    await assert.rejects(world.start(edgeFlip, byCarol), WorkflowExecutionAlreadyStartedError);
     const unaffected = await first.query(statusQuery);
     assert.equal(unaffected.startedBy, 'alice');
     assert.deepEqual(unaffected.waiting, held.waiting);
@@ -140,7 +84,7 @@ describe('edge-flip refuses decisions and runbooks it is not waiting for (real T
     await first.cancel();
     assert.ok((await closedFailing(first)).cause instanceof CancelledFailure);
 
-    const second = await start(node, seeded, 'carol');
+    const second = await world.start(edgeFlip, byCarol);
     const again = await statusWhen(second, waitingAt('gate-apply'));
     assert.equal(again.startedBy, 'carol');
     await second.cancel();

@@ -1,38 +1,24 @@
 import assert from 'node:assert/strict';
-import { after, afterEach, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import type { WorkflowHandle } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
-import { dockerResolver } from '../../docker/endpoints';
 import { LocalMesh } from '../../mesh/local';
-import {
-  seedEdgeScenario,
-  successorSpec,
-  type EdgeScenario,
-  type EdgeScenarioOptions,
-} from '../../mesh/local/scenarios/edge-flip-incident';
+import { successorSpec, type EdgeScenarioOptions } from '../../mesh/local/scenarios/edge-flip-incident';
 import type { ApplyReport, ModuleSpecInput, NodeState } from '../../mesh/schemas';
-import {
-  runbookWorkflowId,
-  statusQuery,
-  type EdgeFlipInputArg,
-  type RunbookStatus,
-  type Timings,
-} from '../../workflows/contracts';
-import { LocalWorld } from '../support/local-world';
+import { edgeFlip } from '../../workflows';
+import { statusQuery, type EdgeFlipInputArg, type RunbookStatus } from '../../workflows/contracts';
+import { seedEdgeFlip } from '../support/edge-flip-seed';
+import { runbookWorld, type RunbookWorld } from '../support/runbook-world';
 import {
   closedFailing,
   decide,
-  FAST_TIMINGS,
-  freePort,
   httpBody,
   isRunning,
   moduleContainers,
   statusWhen,
   stepState,
-  terminateOpen,
   waitingAt,
 } from '../support/runbooks';
-import { startTestWorker, type TestWorker } from '../support/temporal';
 
 /**
  * A node whose agent misreports: for the nodes listed in `omitted`, its apply reports (and its state's
@@ -91,84 +77,51 @@ function wrongPublicSuccessor(
   };
 }
 
+type World = RunbookWorld<MisreportingMesh>;
+
+/** A world whose node agents misreport on the nodes a test names. */
+const misreportingWorld = () => runbookWorld({ mesh: (stateDir) => new MisreportingMesh({ stateDir }) });
+
+/** The input with a probe deadline short enough for a test that waits for the probes to give up. */
+function quickToGiveUp(input: EdgeFlipInputArg): EdgeFlipInputArg {
+  return { ...input, timings: { ...input.timings, probeDeadlineMs: 4_000 } };
+}
+
+/** The ports the seeded scenario serves the public names and the successor's staging page on. */
+function portsOf(input: EdgeFlipInputArg): Pick<EdgeScenarioOptions, 'publicPort' | 'stagingPort'> {
+  const port = (address: string) => Number(new URL(address).port);
+  return { publicPort: port(input.publicAddress), stagingPort: port(input.successorAddress) };
+}
+
+const successorContainers = (world: World, node: string) =>
+  moduleContainers(world.engine, node, 'route-proxy');
+
+/** Stopped short of the predecessor: nothing after the gate ran, the predecessor still serves. */
+async function assertPredecessorUntouched(world: World, input: EdgeFlipInputArg, status: RunbookStatus) {
+  for (const later of ['verify-successor', 'approve-stop-predecessor', 'stop-predecessor', 'probe-public'])
+    assert.equal(stepState(status, later), 'pending', `${later} never reached`);
+  assert.equal(await isRunning(world.engine, `${input.node}.caddy.edge`), true, 'predecessor still running');
+  assert.match(await httpBody(input.publicAddress), /served by caddy/);
+}
+
+/** Aborts at the current gate; the runbook unassigns the successor and ends aborted. */
+async function abortAndCheck(world: World, input: EdgeFlipInputArg, handle: WorkflowHandle) {
+  await decide(handle, 'abort');
+  const { cause, status } = await closedFailing(handle);
+  assert.ok(cause instanceof ApplicationFailure && cause.type === 'Aborted', String(cause));
+  assert.equal(status.phase, 'aborted');
+  assert.equal(stepState(status, 'unassign-successor'), 'compensated');
+  assert.deepEqual(await successorContainers(world, input.node), [], 'successor containers removed');
+  assert.equal(await isRunning(world.engine, `${input.node}.caddy.edge`), true);
+  assert.match(await httpBody(input.publicAddress), /served by caddy/);
+}
+
 describe('edge-flip failure modes on a real Temporal dev server and the local mesh over real Docker', () => {
-  let world: LocalWorld;
-  let mesh: MisreportingMesh;
-  let worker: TestWorker;
-  const handles: WorkflowHandle[] = [];
-
-  before(async () => {
-    world = await LocalWorld.create();
-    mesh = new MisreportingMesh({ stateDir: world.stateDir });
-    worker = await startTestWorker({ mesh, dockerFor: dockerResolver({}) });
-  });
-
-  afterEach(() => terminateOpen(handles));
-
-  after(async () => {
-    await terminateOpen(handles);
-    await worker?.stop();
-    await world?.cleanup();
-  });
-
-  async function scenario(successorFault?: 'exits' | 'unhealthy') {
-    const node = world.nodeName();
-    const ports = { publicPort: await freePort(), stagingPort: await freePort() };
-    const seeded = await seedEdgeScenario(world.mesh, {
-      node,
-      predecessor: 'caddy',
-      successor: 'route-proxy',
-      ...ports,
-      leftovers: false,
-      successorFault,
-    });
-    return { node, seeded, ports };
-  }
-
-  async function start(node: string, seeded: EdgeScenario, timings: Partial<Timings> = {}) {
-    const input: EdgeFlipInputArg = {
-      node,
-      module: 'route-proxy',
-      predecessor: 'caddy',
-      ...seeded,
-      startedBy: 'alice',
-      timings: { ...FAST_TIMINGS, ...timings },
-    };
-    const handle = await worker.client.workflow.start('edgeFlip', {
-      args: [input],
-      taskQueue: worker.taskQueue,
-      workflowId: runbookWorkflowId(node),
-    });
-    handles.push(handle);
-    return handle;
-  }
-
-  const successorContainers = (node: string) => moduleContainers(world.engine, node, 'route-proxy');
-
-  /** Stopped short of the predecessor: nothing after the gate ran, the predecessor still serves. */
-  async function assertPredecessorUntouched(node: string, seeded: EdgeScenario, status: RunbookStatus) {
-    for (const later of ['verify-successor', 'approve-stop-predecessor', 'stop-predecessor', 'probe-public'])
-      assert.equal(stepState(status, later), 'pending', `${later} never reached`);
-    assert.equal(await isRunning(world.engine, `${node}.caddy.edge`), true, 'predecessor still running');
-    assert.match(await httpBody(seeded.publicAddress), /served by caddy/);
-  }
-
-  /** Aborts at the current gate; the runbook unassigns the successor and ends aborted. */
-  async function abortAndCheck(node: string, seeded: EdgeScenario, handle: WorkflowHandle) {
-    await decide(handle, 'abort');
-    const { cause, status } = await closedFailing(handle);
-    assert.ok(cause instanceof ApplicationFailure && cause.type === 'Aborted', String(cause));
-    assert.equal(status.phase, 'aborted');
-    assert.equal(stepState(status, 'unassign-successor'), 'compensated');
-    assert.deepEqual(await successorContainers(node), [], 'successor containers removed');
-    assert.equal(await isRunning(world.engine, `${node}.caddy.edge`), true);
-    assert.match(await httpBody(seeded.publicAddress), /served by caddy/);
-  }
-
   it('a node that misreports its apply (applied < sent, no hold): waits at gate-apply with drift naming the resource', async () => {
-    const { node, seeded } = await scenario();
-    mesh.omitted.set(node, 'route-proxy/container:ca');
-    const handle = await start(node, seeded);
+    await using world = await misreportingWorld();
+    const input = await seedEdgeFlip(world);
+    world.mesh.omitted.set(input.node, 'route-proxy/container:ca');
+    const handle = await world.start(edgeFlip, input);
 
     const drift = await statusWhen(handle, waitingAt('gate-apply'));
     assert.equal(drift.waiting?.verdict, 'drift');
@@ -185,44 +138,47 @@ describe('edge-flip failure modes on a real Temporal dev server and the local me
       drift.waiting?.actions.filter((a) => a !== 'recheck'),
       ['retry', 'abort'],
     );
-    await assertPredecessorUntouched(node, seeded, drift);
+    await assertPredecessorUntouched(world, input, drift);
 
     // Retry pushes again; the node misreports again, so the runbook waits again instead of moving on.
     await decide(handle, 'retry');
     const again = await statusWhen(handle, (s) => waitingAt('gate-apply')(s) && s.decisions.length === 1);
     assert.equal(again.waiting?.verdict, 'drift');
     assert.match(again.waiting?.reason ?? '', /route-proxy\/container:ca/);
-    await assertPredecessorUntouched(node, seeded, again);
+    await assertPredecessorUntouched(world, input, again);
 
-    await abortAndCheck(node, seeded, handle);
+    await abortAndCheck(world, input, handle);
   });
 
   for (const fault of ['exits', 'unhealthy'] as const) {
     it(`a successor edge container that ${fault === 'exits' ? 'exits' : 'turns unhealthy'} never lets the predecessor stop`, async () => {
-      const { node, seeded } = await scenario(fault);
-      const handle = await start(node, seeded);
+      await using world = await misreportingWorld();
+      const input = await seedEdgeFlip(world, { successorFault: fault });
+      const handle = await world.start(edgeFlip, input);
 
       const failed = await statusWhen(handle, waitingAt('gate-apply'));
       assert.equal(failed.waiting?.verdict, 'failed');
       const problem = fault === 'exits' ? 'has exited' : 'is unhealthy';
-      assert.match(failed.waiting?.reason ?? '', new RegExp(`${node}\\.route-proxy\\.edge ${problem}`));
+      assert.match(failed.waiting?.reason ?? '', new RegExp(`${input.node}\\.route-proxy\\.edge ${problem}`));
       assert.deepEqual(failed.waiting?.actions, ['retry', 'abort']);
-      await assertPredecessorUntouched(node, seeded, failed);
+      await assertPredecessorUntouched(world, input, failed);
 
       // A wait is a wait: a moment later it is still there, and still nothing was stopped.
       await new Promise((resolve) => setTimeout(resolve, 1_500));
       const later = await handle.query(statusQuery);
       assert.equal(later.waiting?.gate, 'gate-apply');
-      await assertPredecessorUntouched(node, seeded, later);
+      await assertPredecessorUntouched(world, input, later);
 
-      await abortAndCheck(node, seeded, handle);
+      await abortAndCheck(world, input, handle);
     });
   }
 
   it('a public name failing after the stop restarts the predecessor and ends rolled-back', async () => {
-    const { node, seeded, ports } = await scenario();
-    await world.mesh.defineModule(stagingOnlySuccessor(ports));
-    const handle = await start(node, seeded, { probeDeadlineMs: 4_000 });
+    await using world = await misreportingWorld();
+    const input = await seedEdgeFlip(world);
+    const { node } = input;
+    await world.mesh.defineModule(stagingOnlySuccessor(portsOf(input)));
+    const handle = await world.start(edgeFlip, quickToGiveUp(input));
 
     await statusWhen(handle, waitingAt('approve-stop-predecessor'));
     const predecessorStarted = (await world.engine.inspect(`${node}.caddy.edge`))?.State.StartedAt;
@@ -241,15 +197,17 @@ describe('edge-flip failure modes on a real Temporal dev server and the local me
     const predecessor = await world.engine.inspect(`${node}.caddy.edge`);
     assert.equal(predecessor?.State.Running, true, 'predecessor restarted');
     assert.notEqual(predecessor?.State.StartedAt, predecessorStarted, 'it was stopped, then started again');
-    assert.match(await httpBody(seeded.publicAddress), /served by caddy/);
+    assert.match(await httpBody(input.publicAddress), /served by caddy/);
     assert.ok(!(await world.mesh.nodeState(node)).assigned.includes('route-proxy'), 'successor unassigned');
-    assert.deepEqual(await successorContainers(node), [], 'successor containers removed');
+    assert.deepEqual(await successorContainers(world, node), [], 'successor containers removed');
   });
 
   it('a successor that took the public port but answers wrongly is taken off the node before the predecessor restarts', async () => {
-    const { node, seeded, ports } = await scenario();
-    await world.mesh.defineModule(wrongPublicSuccessor(ports));
-    const handle = await start(node, seeded, { probeDeadlineMs: 4_000 });
+    await using world = await misreportingWorld();
+    const input = await seedEdgeFlip(world);
+    const { node } = input;
+    await world.mesh.defineModule(wrongPublicSuccessor(portsOf(input)));
+    const handle = await world.start(edgeFlip, quickToGiveUp(input));
 
     await statusWhen(handle, waitingAt('approve-stop-predecessor'));
     await decide(handle, 'approve');
@@ -261,7 +219,7 @@ describe('edge-flip failure modes on a real Temporal dev server and the local me
     assert.equal(status.phase, 'rolled-back');
     assert.equal(stepState(status, 'restart-predecessor'), 'compensated');
     assert.equal(await isRunning(world.engine, `${node}.caddy.edge`), true, 'predecessor restarted');
-    assert.match(await httpBody(seeded.publicAddress), /served by caddy/);
-    assert.deepEqual(await successorContainers(node), [], 'successor containers removed');
+    assert.match(await httpBody(input.publicAddress), /served by caddy/);
+    assert.deepEqual(await successorContainers(world, node), [], 'successor containers removed');
   });
 });

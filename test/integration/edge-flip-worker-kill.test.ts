@@ -1,25 +1,17 @@
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
-import { randomBytes } from 'node:crypto';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import type { Readable } from 'node:stream';
 import { setTimeout as delay } from 'node:timers/promises';
-import { Client, Connection } from '@temporalio/client';
-import type { History } from '@temporalio/common/lib/proto-utils';
 import { optionalTsToMs } from '@temporalio/common/lib/time';
 import { temporal } from '@temporalio/proto';
 import { LABEL } from '../../docker/engine';
-import { seedEdgeScenario } from '../../mesh/local/scenarios/edge-flip-incident';
-import {
-  runbookWorkflowId,
-  type EdgeFlipInputArg,
-  type RunbookStatus,
-  type Timings,
-} from '../../workflows/contracts';
-import { LocalWorld } from '../support/local-world';
-import { decide, freePort, statusWhen, waitingAt } from '../support/runbooks';
-import { harnessTarget } from '../support/temporal';
-import { WorkerProcesses } from '../support/worker-process';
+import { edgeFlip } from '../../workflows';
+import type { RunbookStatus, Timings } from '../../workflows/contracts';
+import { scheduledActivities } from '../support/data-move';
+import { seedEdgeFlip } from '../support/edge-flip-seed';
+import { runbookWorld, type RunbookWorld } from '../support/runbook-world';
+import { decide, statusWhen, waitingAt } from '../support/runbooks';
 
 /**
  * The runbook survives its worker dying (docs/design.md §5, "Resumable"): the worker runs in a child
@@ -28,142 +20,79 @@ import { WorkerProcesses } from '../support/worker-process';
  * events.
  */
 
-const FAST: Timings = {
-  applyReportMs: 20_000,
-  healthDeadlineMs: 20_000,
-  stabilityWindowMs: 500,
-  recheckEveryMs: 300,
-  probeDeadlineMs: 8_000,
-};
-
 /** Bounds every wait; the activity-kill test waits out the 30 s heartbeat timeout once. */
 const WAIT_MS = 120_000;
 const TEST_TIMEOUT_MS = 300_000;
 
 const { PendingActivityState, TimeoutType } = temporal.api.enums.v1;
 
-describe('edge-flip survives a SIGKILLed worker on a real dev server, local mesh and Docker', () => {
-  const workers = new WorkerProcesses();
-  let world: LocalWorld;
-  let connection: Connection;
-  let client: Client;
-  const streams: Readable[] = [];
+/** Seeds the scenario on `node` and starts the runbook on the world's task queue, served by a worker process. */
+async function begin(world: RunbookWorld, node: string, leftovers: boolean, timings: Partial<Timings> = {}) {
+  const seeded = await seedEdgeFlip(world, { node, leftovers });
+  const predecessor = await world.engine.inspect(`${node}.caddy.edge`);
+  assert.equal(predecessor?.State.Running, true);
+  const first = await world.spawnWorker();
+  const handle = await world.start(edgeFlip, { ...seeded, timings: { ...seeded.timings, ...timings } });
+  return { handle, first, predecessorStartedAt: predecessor?.State.StartedAt };
+}
 
-  before(async () => {
-    world = await LocalWorld.create();
-    const target = harnessTarget();
-    connection = await Connection.connect({ address: target.address });
-    client = new Client({ connection, namespace: target.namespace });
-  });
+/** Push ids the node applied, in order, from its journal (one line per apply). */
+async function appliedPushes(world: RunbookWorld, node: string): Promise<string[]> {
+  const journal = await readFile(world.mesh.layout.journal(node), 'utf8');
+  return journal
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => line.split(' ')[1] ?? line);
+}
 
-  after(async () => {
-    await workers.stopAll();
-    streams.forEach((stream) => stream.destroy());
-    await connection?.close();
-    await world?.cleanup();
-  });
-
-  /** Seeds the scenario and starts the runbook on a task queue of its own, served by a worker process. */
-  async function begin(leftovers: boolean, timings: Timings) {
-    const node = world.nodeName();
-    const taskQueue = `kill-${randomBytes(4).toString('hex')}`;
-    const lifecycle = await watchLifecycle(node);
-    const seeded = await seedEdgeScenario(world.mesh, {
-      node,
-      predecessor: 'caddy',
-      successor: 'route-proxy',
-      publicPort: await freePort(),
-      stagingPort: await freePort(),
-      leftovers,
-    });
-    const predecessor = await world.engine.inspect(`${node}.caddy.edge`);
-    assert.equal(predecessor?.State.Running, true);
-    const spawnWorker = () => workers.start({ taskQueue, stateDir: world.stateDir });
-    const first = await spawnWorker();
-    const input: EdgeFlipInputArg = {
-      node,
-      module: 'route-proxy',
-      predecessor: 'caddy',
-      ...seeded,
-      startedBy: 'alice',
-      timings,
-    };
-    const handle = await client.workflow.start('edgeFlip', {
-      args: [input],
-      taskQueue,
-      workflowId: runbookWorkflowId(node),
-    });
-    return {
-      node,
-      handle,
-      first,
-      spawnWorker,
-      lifecycle,
-      predecessorStartedAt: predecessor?.State.StartedAt,
-    };
-  }
-
-  /** Push ids the node applied, in order, from its journal (one line per apply). */
-  async function appliedPushes(node: string): Promise<string[]> {
-    const journal = await readFile(world.mesh.layout.journal(node), 'utf8');
-    return journal
-      .split('\n')
-      .filter(Boolean)
-      .map((line) => line.split(' ')[1] ?? line);
-  }
-
-  /**
-   * Counts Docker's lifecycle events on the node's containers from now on. Live, not `since`: the engine
-   * keeps only its last few hundred events, and healthchecks of other containers fill that quickly.
-   */
-  async function watchLifecycle(node: string) {
-    const actions = ['create', 'start', 'stop', 'die', 'destroy'];
-    const stream = (await world.engine.docker.getEvents({
-      filters: JSON.stringify({ type: ['container'], event: actions, label: [`${LABEL.node}=${node}`] }),
-    })) as Readable;
-    streams.push(stream);
-    const counts: Record<string, Record<string, number>> = {};
-    let pending = '';
-    stream.on('data', (chunk: Buffer) => {
-      const lines = (pending + chunk.toString()).split('\n');
-      pending = lines.pop() ?? '';
-      for (const line of lines.filter(Boolean)) {
-        const event = JSON.parse(line) as { Action: string; Actor: { Attributes: { name: string } } };
-        const name = event.Actor.Attributes.name.slice(node.length + 1);
-        const seen = (counts[name] ??= {});
-        seen[event.Action] = (seen[event.Action] ?? 0) + 1;
-      }
-    });
-    return {
-      /** The counts so far, per container (`module.container`) and action, once late events arrived. */
-      async counts() {
-        await delay(1_000);
-        return counts;
-      },
-    };
-  }
-
-  function scheduledActivities(history: History): Record<string, number> {
-    const counts: Record<string, number> = {};
-    for (const event of history.events ?? []) {
-      const name = event.activityTaskScheduledEventAttributes?.activityType?.name;
-      if (name) counts[name] = (counts[name] ?? 0) + 1;
+/**
+ * Counts Docker's lifecycle events on the node's containers from now on, until disposed. Live, not
+ * `since`: the engine keeps only its last few hundred events, and healthchecks of other containers fill
+ * that quickly.
+ */
+async function watchLifecycle(world: RunbookWorld, node: string) {
+  const actions = ['create', 'start', 'stop', 'die', 'destroy'];
+  const stream = (await world.engine.docker.getEvents({
+    filters: JSON.stringify({ type: ['container'], event: actions, label: [`${LABEL.node}=${node}`] }),
+  })) as Readable;
+  const counts: Record<string, Record<string, number>> = {};
+  let pending = '';
+  stream.on('data', (chunk: Buffer) => {
+    const lines = (pending + chunk.toString()).split('\n');
+    pending = lines.pop() ?? '';
+    for (const line of lines.filter(Boolean)) {
+      const event = JSON.parse(line) as { Action: string; Actor: { Attributes: { name: string } } };
+      const name = event.Actor.Attributes.name.slice(node.length + 1);
+      const seen = (counts[name] ??= {});
+      seen[event.Action] = (seen[event.Action] ?? 0) + 1;
     }
-    return counts;
-  }
+  });
+  return {
+    /** The counts so far, per container (`module.container`) and action, once late events arrived. */
+    async counts() {
+      await delay(1_000);
+      return counts;
+    },
+    [Symbol.dispose]: () => stream.destroy(),
+  };
+}
 
-  const stepStates = (status: RunbookStatus) => status.steps.map((step) => `${step.name}: ${step.state}`);
+const stepStates = (status: RunbookStatus) => status.steps.map((step) => `${step.name}: ${step.state}`);
 
+describe('edge-flip survives a SIGKILLed worker on a real dev server, local mesh and Docker', () => {
   it(
     'killed while waiting at the hold and again at the approval: new workers finish, nothing twice',
     { timeout: TEST_TIMEOUT_MS },
     async () => {
-      const { node, handle, first, spawnWorker, lifecycle, predecessorStartedAt } = await begin(true, FAST);
+      await using world = await runbookWorld({ worker: 'none' });
+      const node = world.nodeName();
+      using lifecycle = await watchLifecycle(world, node);
+      const { handle, first, predecessorStartedAt } = await begin(world, node, true);
 
       const held = await statusWhen(handle, waitingAt('gate-apply'), WAIT_MS);
       assert.equal(held.waiting?.verdict, 'held');
       await first.kill();
-      const second = await spawnWorker();
+      const second = await world.spawnWorker();
       await decide(handle, 'take', 'gate-apply');
 
       await statusWhen(handle, waitingAt('approve-stop-predecessor'), WAIT_MS);
@@ -171,7 +100,7 @@ describe('edge-flip survives a SIGKILLed worker on a real dev server, local mesh
       assert.equal(predecessor?.State.Running, true, 'predecessor untouched before approval');
       assert.equal(predecessor?.State.StartedAt, predecessorStartedAt, 'predecessor never restarted');
       await second.kill();
-      const third = await spawnWorker();
+      const third = await world.spawnWorker();
       await decide(handle, 'approve', 'approve-stop-predecessor');
 
       const done: RunbookStatus = await handle.result();
@@ -194,7 +123,7 @@ describe('edge-flip survives a SIGKILLed worker on a real dev server, local mesh
       );
 
       // Seed, after assign, after take: three pushes, each applied once.
-      assert.deepEqual(await appliedPushes(node), [`${node}-1`, `${node}-2`, `${node}-3`]);
+      assert.deepEqual(await appliedPushes(world, node), [`${node}-1`, `${node}-2`, `${node}-3`]);
       assert.equal((await world.mesh.nodeState(node)).lastApply?.pushId, `${node}-3`);
       const history = await handle.fetchHistory();
       const scheduled = scheduledActivities(history);
@@ -224,11 +153,12 @@ describe('edge-flip survives a SIGKILLed worker on a real dev server, local mesh
     'killed while an activity runs: the activity is retried on the new worker after its heartbeat timeout',
     { timeout: TEST_TIMEOUT_MS },
     async (t) => {
-      const timings = { ...FAST, stabilityWindowMs: 4_000 };
-      const { node, handle, first, spawnWorker, lifecycle, predecessorStartedAt } = await begin(
-        false,
-        timings,
-      );
+      await using world = await runbookWorld({ worker: 'none' });
+      const node = world.nodeName();
+      using lifecycle = await watchLifecycle(world, node);
+      const { handle, first, predecessorStartedAt } = await begin(world, node, false, {
+        stabilityWindowMs: 4_000,
+      });
 
       // Kill inside the inspection's 4 s stability window, while the first worker runs it.
       const deadline = Date.now() + WAIT_MS;
@@ -249,7 +179,7 @@ describe('edge-flip survives a SIGKILLed worker on a real dev server, local mesh
       await delay(1_000);
       await first.kill();
       const killedAt = Date.now();
-      const second = await spawnWorker();
+      const second = await world.spawnWorker();
 
       await statusWhen(handle, waitingAt('approve-stop-predecessor'), WAIT_MS);
       const predecessor = await world.engine.inspect(`${node}.caddy.edge`);
@@ -293,7 +223,7 @@ describe('edge-flip survives a SIGKILLed worker on a real dev server, local mesh
       t.diagnostic(`attempt 2 started ${((resumedAt - killedAt) / 1000).toFixed(1)} s after the kill`);
 
       // Seed and one push after assign; one stop of the predecessor; each successor container once.
-      assert.deepEqual(await appliedPushes(node), [`${node}-1`, `${node}-2`]);
+      assert.deepEqual(await appliedPushes(world, node), [`${node}-1`, `${node}-2`]);
       const scheduled = scheduledActivities(history);
       assert.equal(scheduled.pushNode, 1);
       assert.equal(scheduled.stopModuleContainers, 1);

@@ -1,18 +1,14 @@
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
 import { Writable } from 'node:stream';
 import { after, before, describe, it } from 'node:test';
-import { dockerResolver } from '../../docker/endpoints';
-import { DockerEngine } from '../../docker/engine';
-import { LocalMesh } from '../../mesh/local';
+import { edgeFlip } from '../../workflows';
 import { runbookWorkflowId } from '../../workflows/contracts';
 import { runtimeLogging } from '../../worker/log-bridge';
 import { meshLogger } from '../../worker/logging';
-import { seededEdgeFlipInput, startEdgeFlip } from '../support/edge-flip-start';
-import { removeNodeContainers } from '../support/docker';
+import { seedEdgeFlip } from '../support/edge-flip-seed';
+import { runbookWorld, type RunbookWorld } from '../support/runbook-world';
 import { decide, statusWhen, waitingAt } from '../support/runbooks';
-import { Scratch } from '../support/scratch';
-import { installRuntime, startTestWorker, type TestWorker } from '../support/temporal';
+import { installRuntime } from '../support/temporal';
 
 type Line = Record<string, unknown>;
 
@@ -39,30 +35,22 @@ class CapturedLog extends Writable {
 
 describe('worker logs: pino JSON with the runbook context, on a real worker and dev server', () => {
   const captured = new CapturedLog();
-  const scratch = new Scratch();
-  const engine = new DockerEngine();
-  const node = `t${randomBytes(3).toString('hex')}`;
-  let worker: TestWorker | undefined;
+  let world: RunbookWorld | undefined;
+  let node = '';
 
   before(async () => {
     installRuntime(runtimeLogging(meshLogger({ level: 'DEBUG', format: 'json' }, captured), 'DEBUG'));
-    const mesh = new LocalMesh({ stateDir: await scratch.dir() });
-    const running = await startTestWorker({ mesh, dockerFor: dockerResolver({}) });
-    worker = running;
-    const input = await seededEdgeFlipInput(mesh, node);
-    const handle = await startEdgeFlip(running.client, running.taskQueue, input);
+    world = await runbookWorld();
+    const input = await seedEdgeFlip(world);
+    node = input.node;
+    const handle = await world.start(edgeFlip, input);
     await statusWhen(handle, waitingAt('approve-stop-predecessor'));
     await decide(handle, 'approve', 'approve-stop-predecessor');
     assert.equal((await handle.result()).phase, 'completed');
-    worker = undefined;
-    await running.stop(); // flushes the runtime's log buffer
+    await world.stopWorkers(); // flushes the runtime's log buffer
   });
 
-  after(async () => {
-    await worker?.stop();
-    await removeNodeContainers([node], engine);
-    await scratch.cleanup();
-  });
+  after(() => world?.[Symbol.asyncDispose]());
 
   const runbookLines = () =>
     captured.lines().filter((line) => [line.runbookId, line.workflowId].includes(runbookWorkflowId(node)));

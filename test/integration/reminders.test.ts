@@ -5,8 +5,10 @@ import { after, before, describe, it } from 'node:test';
 import { setTimeout as delay } from 'node:timers/promises';
 import { webhookNotifier, type Reminder } from '../../activities/runbook/notifier';
 import { statusQuery } from '../../workflows/contracts';
+import { edgeFlip } from '../../workflows';
 import { RunbookPolicy } from '../../workflows/policy';
-import { edgeFlipSuite } from '../support/edge-flip-suite';
+import { seedEdgeFlip } from '../support/edge-flip-seed';
+import { runbookWorld } from '../support/runbook-world';
 import { decide, statusWhen, waitingAt } from '../support/runbooks';
 
 /** A real HTTP server standing in for the operators' chat webhook: records each POST and when it came. */
@@ -52,14 +54,19 @@ describe('a waiting gate reminds the operators through the webhook notifier, and
   });
   after(() => receiver.close());
 
-  const suite = edgeFlipSuite(() => ({
-    policy: RunbookPolicy.parse({ reminders: { afterMs: AFTER_MS, everyMs: EVERY_MS } }),
-    notifier: webhookNotifier({ url, headers: {}, timeoutMs: 5_000 }),
-  }));
+  /** A world whose runbooks remind soon and often through the receiver. */
+  const remindingWorld = () =>
+    runbookWorld({
+      deps: {
+        policy: RunbookPolicy.parse({ reminders: { afterMs: AFTER_MS, everyMs: EVERY_MS } }),
+        notifier: webhookNotifier({ url, headers: {}, timeoutMs: 5_000 }),
+      },
+    });
 
   it('reminds after the deadline, then at the interval, with runbook, gate and sentence; stops once decided', async () => {
     receiver.received.length = 0;
-    const { handle } = await suite.start();
+    await using world = await remindingWorld();
+    const handle = await world.start(edgeFlip, await seedEdgeFlip(world));
     const waiting = await statusWhen(handle, waitingAt('approve-stop-predecessor'));
     await receiver.until(3);
     const [first, second, third] = receiver.received;
@@ -114,7 +121,8 @@ describe('a waiting gate reminds the operators through the webhook notifier, and
     receiver.received.length = 0;
     receiver.answer = 500;
     try {
-      const { handle } = await suite.start();
+      await using world = await remindingWorld();
+      const handle = await world.start(edgeFlip, await seedEdgeFlip(world));
       await statusWhen(handle, waitingAt('approve-stop-predecessor'));
       const failed = await statusWhen(
         handle,

@@ -2,8 +2,10 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { Client } from '@temporalio/client';
+import { edgeFlip } from '../../workflows';
 import { WAITING_QUERY } from '../../workflows/search-attributes';
-import { edgeFlipSuite } from '../support/edge-flip-suite';
+import { seedEdgeFlip, type EdgeFlipSeed } from '../support/edge-flip-seed';
+import { runbookWorld, type RunbookWorld } from '../support/runbook-world';
 import { decide, statusWhen, waitingAt } from '../support/runbooks';
 
 /** Ids the visibility query returns, once it returns `expected` (visibility lags the runbooks a little). */
@@ -23,21 +25,26 @@ async function idsWhen(
   }
 }
 
-describe('search attributes: the Web UI list finds every runbook waiting for a decision in one query', () => {
-  const suite = edgeFlipSuite();
+/** Seeds a node and starts its edge flip: the node and the runbook's handle. */
+async function startOnNewNode(world: RunbookWorld, seed: EdgeFlipSeed = {}) {
+  const input = await seedEdgeFlip(world, seed);
+  return { node: input.node, handle: await world.start(edgeFlip, input) };
+}
 
+describe('search attributes: the Web UI list finds every runbook waiting for a decision in one query', () => {
   it('the waiting query returns exactly the waiting runbooks; node, phase and gate filter too', async () => {
-    const finished = await suite.start();
+    await using world = await runbookWorld();
+    const finished = await startOnNewNode(world);
     await statusWhen(finished.handle, waitingAt('approve-stop-predecessor'));
     await decide(finished.handle, 'approve');
     await statusWhen(finished.handle, (s) => s.phase === 'completed');
-    const held = await suite.start({ leftovers: true });
+    const held = await startOnNewNode(world, { leftovers: true });
     await statusWhen(held.handle, waitingAt('gate-apply'));
-    const approving = await suite.start();
+    const approving = await startOnNewNode(world);
     await statusWhen(approving.handle, waitingAt('approve-stop-predecessor'));
 
-    const mine = `TaskQueue = '${suite.worker.taskQueue}'`;
-    const client = suite.worker.client;
+    const mine = `TaskQueue = '${world.taskQueue}'`;
+    const client = world.client;
     const waiting = [held.handle.workflowId, approving.handle.workflowId];
     assert.deepEqual(await idsWhen(client, `${WAITING_QUERY} AND ${mine}`, waiting), [...waiting].sort());
     assert.deepEqual(

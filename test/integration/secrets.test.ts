@@ -5,12 +5,14 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { Client, Connection, type WorkflowHandle } from '@temporalio/client';
+import { Client, Connection } from '@temporalio/client';
 import { stringify } from 'yaml';
+import { startRunbook } from '../../client/start-runbook';
 import { connectionOptionsOf, loadConfig } from '../../config';
-import { seededEdgeFlipInput, startEdgeFlip } from '../support/edge-flip-start';
-import { LocalWorld } from '../support/local-world';
-import { statusWhen, terminateOpen, waitingAt } from '../support/runbooks';
+import { edgeFlip } from '../../workflows';
+import { seedEdgeFlip } from '../support/edge-flip-seed';
+import { runbookWorld, type RunbookWorld } from '../support/runbook-world';
+import { statusWhen, waitingAt } from '../support/runbooks';
 import { harnessTarget } from '../support/temporal';
 import { makeCertificates, SERVER_NAME, startTlsTerminator, type TlsTerminator } from '../support/tls';
 import { MeshWorker, meshCli, type Outcome } from '../support/tls-cli';
@@ -44,27 +46,26 @@ async function webhookReceiver(): Promise<{
 }
 
 describe('secrets in the config stay out of workflow history, worker logs and CLI output (edge flip over mTLS)', () => {
-  let world: LocalWorld;
+  let world: RunbookWorld;
   let temporalFrontend: TlsTerminator;
   let dockerFrontend: TlsTerminator;
   let webhook: Awaited<ReturnType<typeof webhookReceiver>>;
   let worker: MeshWorker | undefined;
   let connection: Connection | undefined;
-  const open: WorkflowHandle[] = [];
 
   before(async () => {
-    world = await LocalWorld.create();
+    // The worker runs as `mesh runbook worker` from the config below, on the world's task queue.
+    world = await runbookWorld({ worker: 'none' });
     webhook = await webhookReceiver();
   });
 
   after(async () => {
-    await terminateOpen(open);
     await worker?.stop();
     await connection?.close();
     await temporalFrontend?.close();
     await dockerFrontend?.close();
     webhook?.server.close();
-    await world?.cleanup();
+    await world?.[Symbol.asyncDispose]();
   });
 
   it('plants a secret as the Temporal API key, a webhook token and a Docker TLS key, runs a runbook, finds it nowhere', async () => {
@@ -79,7 +80,7 @@ describe('secrets in the config stay out of workflow history, worker logs and CL
     await writeFile(dockerKey, `${SECRET}-docker-key\n${await readFile(certs.clientKey, 'utf8')}`);
 
     const node = world.nodeName();
-    const taskQueue = `secrets-${randomBytes(4).toString('hex')}`;
+    const { taskQueue } = world;
     const configPath = join(dir, 'mesh.yaml');
     const dockerPort = Number(dockerFrontend.address.split(':').pop());
     await writeFile(
@@ -117,13 +118,12 @@ describe('secrets in the config stay out of workflow history, worker logs and CL
     worker = MeshWorker.start(env);
     await worker.ready();
 
-    const input = await seededEdgeFlipInput(world.mesh, node);
+    const input = await seedEdgeFlip(world, { node });
     connection = await Connection.connect(
       connectionOptionsOf(loadConfig({ file: configPath, env: {} }).temporal),
     );
     const client = new Client({ connection, namespace: harnessTarget().namespace });
-    const handle = await startEdgeFlip(client, taskQueue, input);
-    open.push(handle);
+    const handle = await startRunbook(client, edgeFlip, input, { taskQueue });
 
     await statusWhen(handle, waitingAt('approve-stop-predecessor'), 120_000);
     await statusWhen(handle, (status) => (status.waiting?.reminders ?? 0) >= 1, 30_000);

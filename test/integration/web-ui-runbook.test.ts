@@ -1,9 +1,11 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { edgeFlip } from '../../workflows';
 import { statusQuery, type Decision } from '../../workflows/contracts';
 import { WAITING_QUERY } from '../../workflows/search-attributes';
-import { edgeFlipSuite } from '../support/edge-flip-suite';
+import { seedEdgeFlip } from '../support/edge-flip-seed';
+import { runbookWorld } from '../support/runbook-world';
 import { statusWhen, waitingAt } from '../support/runbooks';
 import { TemporalWebUi } from '../support/web-ui';
 
@@ -24,7 +26,6 @@ function inputShownFor(currentDetails: string, action: string, by: string): Deci
 }
 
 describe('an operator follows and decides an edge flip in the Temporal Web UI (headless Debian chromium, real dev server)', () => {
-  const suite = edgeFlipSuite();
   let ui: TemporalWebUi;
 
   before(async () => {
@@ -37,7 +38,10 @@ describe('an operator follows and decides an edge flip in the Temporal Web UI (h
   after(() => ui?.close());
 
   it('the hold shows its sentence in the details; take from the UI continues it; approval from the UI completes it', async () => {
-    const { node, handle } = await suite.start({ leftovers: true, startedBy: 'alice' });
+    await using world = await runbookWorld();
+    const input = await seedEdgeFlip(world, { leftovers: true, startedBy: 'alice' });
+    const handle = await world.start(edgeFlip, input);
+    const { node } = input;
     const held = await statusWhen(handle, waitingAt('gate-apply'));
     // The UI renders markdown with typographic quotes: match the sentence up to its first quote.
     const sentence = (held.waiting?.reason ?? '').split('"')[0] ?? '';

@@ -13,18 +13,12 @@ import {
   writeFile,
 } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import type { Client, WorkflowHandle } from '@temporalio/client';
 import { defaultPayloadConverter } from '@temporalio/common';
 import type { History } from '@temporalio/common/lib/proto-utils';
 import { containerName, hostPathOnNode } from '../../docker/placement';
 import { seedForgeScenario } from '../../mesh/local/scenarios/forge-move';
-import {
-  runbookWorkflowId,
-  type DataPathMoveInputArg,
-  type RunbookStatus,
-  type Timings,
-} from '../../workflows/contracts';
-import type { LocalWorld } from './local-world';
+import type { DataPathMoveInputArg, RunbookStatus, Timings } from '../../workflows/contracts';
+import type { Seedable } from './local-world';
 import { FAST_TIMINGS, freePort } from './runbooks';
 
 /** Where the forge's data lives before (A) and after (B) the move, as the node names them. */
@@ -49,7 +43,7 @@ export interface Forge {
  * Seeds the forge incident on a fresh node of `world`: a module of a unique name (module specs are global
  * in a local mesh, so tests must not share one) under `roll-out`, its own image tag, running on A.
  */
-export async function seedForge(world: LocalWorld): Promise<Forge> {
+export async function seedForge(world: Seedable): Promise<Forge> {
   const node = world.nodeName();
   const module = `forge-${randomBytes(3).toString('hex')}`;
   const image = world.imageName('forge');
@@ -84,19 +78,6 @@ export function moveInput(
     timings: { ...FAST_TIMINGS, ...timings },
     ...overrides,
   };
-}
-
-/** Starts the data-path-move runbook on the forge's node (the workflow id is the node's). */
-export function startMove(
-  client: Client,
-  taskQueue: string,
-  input: DataPathMoveInputArg,
-): Promise<WorkflowHandle> {
-  return client.workflow.start('dataPathMove', {
-    args: [input],
-    taskQueue,
-    workflowId: runbookWorkflowId(input.node),
-  });
 }
 
 /**

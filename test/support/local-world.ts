@@ -8,23 +8,28 @@ import { Scratch } from './scratch';
 
 /**
  * A local mesh in a scratch state dir, with unique node and image names, that removes everything it
- * made (containers, images, dirs) in `cleanup`, even after a failed test.
+ * made (containers, images, dirs) in `cleanup`, even after a failed test. `makeMesh` builds the mesh
+ * over the state dir, e.g. a LocalMesh subclass that misbehaves on purpose.
  */
-export class LocalWorld {
+export class LocalWorld<M extends LocalMesh = LocalMesh> {
   readonly engine = new DockerEngine();
   private readonly nodes: string[] = [];
   private readonly images: string[] = [];
 
   private constructor(
-    readonly mesh: LocalMesh,
+    readonly mesh: M,
     readonly stateDir: string,
     private readonly scratch: Scratch,
   ) {}
 
-  static async create(): Promise<LocalWorld> {
+  static async create(): Promise<LocalWorld>;
+  static async create<M extends LocalMesh>(makeMesh: (stateDir: string) => M): Promise<LocalWorld<M>>;
+  static async create(
+    makeMesh: (stateDir: string) => LocalMesh = (stateDir) => new LocalMesh({ stateDir }),
+  ): Promise<LocalWorld<LocalMesh>> {
     const scratch = new Scratch();
     const stateDir = await scratch.dir('mesh-local-');
-    return new LocalWorld(new LocalMesh({ stateDir }), stateDir, scratch);
+    return new LocalWorld(makeMesh(stateDir), stateDir, scratch);
   }
 
   /** A node name no other test (or earlier run) uses. */
@@ -55,6 +60,9 @@ export class LocalWorld {
     await this.scratch.cleanup();
   }
 }
+
+/** What a seeding helper needs of a world: its mesh and fresh node and image names. */
+export type Seedable = Pick<LocalWorld, 'mesh' | 'nodeName' | 'imageName'>;
 
 /** A module of three long-running containers, each mounting one of its data dirs. */
 export function threeContainerModule(

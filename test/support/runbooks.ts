@@ -90,11 +90,3 @@ export async function closedFailing(
   assert.ok(error instanceof WorkflowFailedError, `not a workflow failure: ${String(error)}`);
   return { cause: error.cause, status: await handle.query(statusQuery) };
 }
-
-/** Terminates the runbooks a failed test left open, so their activities stop touching Docker. */
-export async function terminateOpen(handles: WorkflowHandle[]): Promise<void> {
-  for (const handle of handles.splice(0)) {
-    const { status } = await handle.describe().catch(() => ({ status: { name: 'UNKNOWN' } }));
-    if (status.name === 'RUNNING') await handle.terminate('test cleanup').catch(() => undefined);
-  }
-}

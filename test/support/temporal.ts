@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { Client, Connection } from '@temporalio/client';
 import { DefaultLogger, NativeConnection, Runtime, Worker, type RuntimeOptions } from '@temporalio/worker';
 import { createActivities, type Activities, type ActivityDeps } from '../../activities';
@@ -16,75 +15,64 @@ export function harnessTarget(): { address: string; namespace: string; bundle?: 
   };
 }
 
+/** A client of the harness's dev server and the connection it owns. */
+export async function connectHarnessClient(): Promise<{ client: Client; connection: Connection }> {
+  const target = harnessTarget();
+  const connection = await Connection.connect({ address: target.address });
+  return { client: new Client({ connection, namespace: target.namespace }), connection };
+}
+
 export interface TestWorker {
-  client: Client;
-  taskQueue: string;
-  worker: Worker;
-  /** Stops the worker (as a crash would not: gracefully) and closes connections. */
+  /** Stops the worker gracefully (as a crash would not) and closes its connection; twice is fine. */
   stop(): Promise<void>;
 }
 
-/** A worker wired exactly like production (createRunbookWorker), on its own task queue. */
-export async function startTestWorker(
-  deps: ActivityDeps,
-  taskQueue = `test-${randomBytes(4).toString('hex')}`,
-): Promise<TestWorker> {
-  return startWorker(taskQueue, (connection, namespace, workflowBundle) =>
-    createRunbookWorker({ connection, namespace, deps, taskQueue, ...workflowBundle }),
-  );
-}
+/** Replaces or wraps some of the activities production builds from `deps`; the others stay production's. */
+export type WrapActivities = (activities: Activities, deps: ActivityDeps) => Partial<Activities>;
 
 /**
- * A worker like startTestWorker's whose activities `wrap` may replace or wrap (e.g. to simulate a write
- * into a copy while it is verified); every activity it does not replace is production's.
+ * A worker wired exactly like production (createRunbookWorker) on `taskQueue`. With `wrap`, the activities
+ * it returns replace or wrap production's (e.g. to simulate a write into a copy while it is verified).
  */
-export async function startWrappedTestWorker(
-  deps: ActivityDeps,
-  wrap: (activities: Activities) => Partial<Activities>,
-  taskQueue = `test-${randomBytes(4).toString('hex')}`,
-): Promise<TestWorker> {
-  const activities = createActivities(deps);
-  return startWorker(taskQueue, (connection, namespace, workflowBundle) =>
-    Worker.create({
-      connection,
-      namespace,
-      taskQueue,
-      activities: { ...activities, ...wrap(activities) },
-      ...(workflowBundle.workflowBundle ? workflowBundle : workflowsFromSource()),
-    }),
-  );
-}
-
-async function startWorker(
+export async function startTestWorker(
   taskQueue: string,
-  create: (
-    connection: NativeConnection,
-    namespace: string,
-    workflowBundle: { workflowBundle?: { codePath: string } },
-  ) => Promise<Worker>,
+  deps: ActivityDeps,
+  wrap?: WrapActivities,
 ): Promise<TestWorker> {
   const target = harnessTarget();
   quietRuntime();
-  const native = await NativeConnection.connect({ address: target.address });
-  const worker = await create(
-    native,
-    target.namespace,
-    target.bundle ? { workflowBundle: { codePath: target.bundle } } : {},
-  );
+  const bundle = target.bundle ? { workflowBundle: { codePath: target.bundle } } : undefined;
+  const connection = await NativeConnection.connect({ address: target.address });
+  const options = { connection, namespace: target.namespace, taskQueue };
+  const worker = await (wrap
+    ? wrappedWorker(options, deps, wrap, bundle)
+    : createRunbookWorker({ ...options, deps, ...bundle }));
   const running = worker.run();
-  const connection = await Connection.connect({ address: target.address });
-  const client = new Client({ connection, namespace: target.namespace });
+  let stopped: Promise<void> | undefined;
   return {
-    client,
-    taskQueue,
-    worker,
-    async stop() {
-      if (worker.getState() === 'RUNNING') worker.shutdown();
-      await running;
-      await native.close();
-      await connection.close();
+    stop() {
+      stopped ??= (async () => {
+        if (worker.getState() === 'RUNNING') worker.shutdown();
+        await running;
+        await connection.close();
+      })();
+      return stopped;
     },
   };
+}
+
+function wrappedWorker(
+  options: { connection: NativeConnection; namespace: string; taskQueue: string },
+  deps: ActivityDeps,
+  wrap: WrapActivities,
+  bundle: { workflowBundle: { codePath: string } } | undefined,
+): Promise<Worker> {
+  const activities = createActivities(deps);
+  return Worker.create({
+    ...options,
+    activities: { ...activities, ...wrap(activities, deps) },
+    ...(bundle ?? workflowsFromSource()),
+  });
 }
 
 let runtimeInstalled = false;

@@ -112,18 +112,3 @@ export class WorkerProcess {
     });
   }
 }
-
-/** Every worker process a test starts, so `after` can stop whichever are left, however the test ended. */
-export class WorkerProcesses {
-  private readonly started: WorkerProcess[] = [];
-
-  async start(options: WorkerProcessOptions): Promise<WorkerProcess> {
-    const worker = await WorkerProcess.start(options);
-    this.started.push(worker);
-    return worker;
-  }
-
-  async stopAll(): Promise<void> {
-    await Promise.all(this.started.splice(0).map((worker) => worker.stop()));
-  }
-}
