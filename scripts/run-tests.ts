@@ -38,14 +38,30 @@ const quietLogger = {
   error: (message: string) => process.stderr.write(`bundle: ${message}\n`),
 };
 
+/**
+ * The dev server, on free ports. Picking a free port and binding it are two steps, so on a busy machine
+ * another process can take the port between them: try again on fresh ports.
+ */
+async function startDevServer(attempts = 3) {
+  for (let attempt = 1; ; attempt++) {
+    const uiPort = await freeLocalPort();
+    try {
+      const temporal = await TestWorkflowEnvironment.createLocal({
+        server: { executable: devServerExecutable(), searchAttributes: MESH_SEARCH_ATTRIBUTES, uiPort },
+      });
+      return { temporal, uiPort };
+    } catch (error) {
+      if (attempt >= attempts) throw error;
+      process.stderr.write(`harness: the dev server did not start (${String(error).slice(0, 120)}); again\n`);
+    }
+  }
+}
+
 async function main(): Promise<number> {
   const selected = process.argv.slice(2);
   const files = selected.length > 0 ? selected : testFiles(join(root, 'test'));
   const started = Date.now();
-  const uiPort = await freeLocalPort();
-  const temporal = await TestWorkflowEnvironment.createLocal({
-    server: { executable: devServerExecutable(), searchAttributes: MESH_SEARCH_ATTRIBUTES, uiPort },
-  });
+  const { temporal, uiPort } = await startDevServer();
   const uiUrl = `http://127.0.0.1:${uiPort}`;
   process.stdout.write(
     `harness: Temporal dev server on ${temporal.address} (Web UI ${uiUrl}), ${files.length} test files\n`,

@@ -4,7 +4,7 @@ import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { promisify } from 'node:util';
-import { WorkflowNotFoundError, type WorkflowHandle } from '@temporalio/client';
+import { WorkflowFailedError, WorkflowNotFoundError, type WorkflowHandle } from '@temporalio/client';
 import { dataPathMove } from '../../workflows';
 import { FAILURE, runbookWorkflowId, type RunbookStatus } from '../../workflows/contracts';
 import {
@@ -36,12 +36,14 @@ interface Outcome {
 }
 
 /** The path-shape mistakes and the sentence each gets, from the CLI and from the runbook alike. */
-const BAD_PATHS: { name: string; from: string; to: string; sentence: string }[] = [
+/** `inputRefusal`: the workflow's own input schema refuses it, before the runbook even opens. */
+const BAD_PATHS: { name: string; from: string; to: string; sentence: string; inputRefusal?: string }[] = [
   {
     name: 'relative',
     from: 'srv/forge',
     to: TO,
     sentence: 'The source path "srv/forge" is relative; give an absolute path such as /srv/forge.',
+    inputRefusal: 'from: must be an absolute path',
   },
   {
     name: '/',
@@ -175,7 +177,17 @@ describe('data-path-move refuses bad paths before anything changes', () => {
         return { ...bad, handle };
       }),
     );
-    for (const { name, sentence, handle } of started) {
+    for (const { name, sentence, inputRefusal, handle } of started) {
+      if (inputRefusal) {
+        const failure = await handle.result().then(
+          () => assert.fail(`${name}: started`),
+          (error: unknown) => error as WorkflowFailedError,
+        );
+        assert.ok(failure instanceof WorkflowFailedError, name);
+        assert.equal(failure.cause?.message, inputRefusal, name);
+        assert.deepEqual(scheduledActivities(await handle.fetchHistory()), {}, `${name}: nothing ran`);
+        continue;
+      }
       const waiting = await statusWhen(handle, waitingAt('preflight'));
       assert.equal(waiting.waiting?.verdict, 'failed', name);
       assert.equal(
@@ -189,8 +201,8 @@ describe('data-path-move refuses bad paths before anything changes', () => {
       const scheduled = scheduledActivities(await handle.fetchHistory());
       assert.deepEqual(
         scheduled,
-        { runbookPolicy: 1, preflightMove: 1 },
-        `${name}: nothing but reading the decision policy and the preflight ran`,
+        { runbookPolicy: 1, previousRun: 1, preflightMove: 1 },
+        `${name}: nothing but reading the decision policy, the node's last run and the preflight ran`,
       );
     }
   });

@@ -106,6 +106,7 @@ describe('edge-flip survives a SIGKILLed worker on a real dev server, local mesh
       const done: RunbookStatus = await handle.result();
       assert.equal(done.phase, 'completed', done.outcome);
       assert.deepEqual(stepStates(done), [
+        'locks: done',
         'preflight: done',
         'assign-successor: done',
         'push: done',
@@ -114,29 +115,33 @@ describe('edge-flip survives a SIGKILLed worker on a real dev server, local mesh
         'verify-successor: done',
         'probe-successor: done',
         'approve-stop-predecessor: done',
+        'recheck-successor: done',
         'stop-predecessor: done',
         'probe-public: done',
+        'unassign-predecessor: done',
+        'gate-clean: done',
       ]);
       assert.deepEqual(
         done.decisions.map((d) => `${d.gate}: ${d.action}`),
         ['gate-apply: take', 'approve-stop-predecessor: approve'],
       );
 
-      // Seed, after assign, after take: three pushes, each applied once.
-      assert.deepEqual(await appliedPushes(world, node), [`${node}-1`, `${node}-2`, `${node}-3`]);
-      assert.equal((await world.mesh.nodeState(node)).lastApply?.pushId, `${node}-3`);
+      // Seed, after assign, after take, after the predecessor's unassign: four pushes, each applied once.
+      const pushes = [1, 2, 3, 4].map((n) => `${node}-${n}`);
+      assert.deepEqual(await appliedPushes(world, node), pushes);
+      assert.equal((await world.mesh.nodeState(node)).lastApply?.pushId, `${node}-4`);
       const history = await handle.fetchHistory();
       const scheduled = scheduledActivities(history);
-      assert.equal(scheduled.pushNode, 2);
+      assert.equal(scheduled.pushNode, 3);
       assert.equal(scheduled.assignModule, 1);
       assert.equal(scheduled.takeModule, 1);
       assert.equal(scheduled.stopModuleContainers, 1);
-      assert.equal(scheduled.unassignModule, undefined, 'no compensation ran');
+      assert.equal(scheduled.unassignModule, 1, "the predecessor's unassign only; no compensation ran");
 
-      // Docker's own record: the predecessor started once (seeding) and stopped once; each successor
-      // container was created and started once.
+      // Docker's own record: the predecessor started once (seeding), stopped once and, unassigned, was
+      // removed once; each successor container was created and started once.
       const seen = await lifecycle.counts();
-      assert.deepEqual(seen['caddy.edge'], { create: 1, start: 1, die: 1, stop: 1 });
+      assert.deepEqual(seen['caddy.edge'], { create: 1, start: 1, die: 1, stop: 1, destroy: 1 });
       for (const container of ['route-proxy.edge', 'route-proxy.ca', 'route-proxy.dns'])
         assert.deepEqual(seen[container], { create: 1, start: 1 }, container);
 
@@ -188,6 +193,7 @@ describe('edge-flip survives a SIGKILLed worker on a real dev server, local mesh
       const done: RunbookStatus = await handle.result();
       assert.equal(done.phase, 'completed', done.outcome);
       assert.deepEqual(stepStates(done), [
+        'locks: done',
         'preflight: done',
         'assign-successor: done',
         'push: done',
@@ -196,8 +202,11 @@ describe('edge-flip survives a SIGKILLed worker on a real dev server, local mesh
         'verify-successor: done',
         'probe-successor: done',
         'approve-stop-predecessor: done',
+        'recheck-successor: done',
         'stop-predecessor: done',
         'probe-public: done',
+        'unassign-predecessor: done',
+        'gate-clean: done',
       ]);
 
       // The interrupted inspection ran again, as attempt 2 on the new worker, after a heartbeat timeout.
@@ -222,13 +231,14 @@ describe('edge-flip survives a SIGKILLed worker on a real dev server, local mesh
       const resumedAt = optionalTsToMs(startedEvent?.eventTime) ?? Date.now();
       t.diagnostic(`attempt 2 started ${((resumedAt - killedAt) / 1000).toFixed(1)} s after the kill`);
 
-      // Seed and one push after assign; one stop of the predecessor; each successor container once.
-      assert.deepEqual(await appliedPushes(world, node), [`${node}-1`, `${node}-2`]);
+      // Seed, one push after assign, one after the predecessor's unassign; one stop of the predecessor (then
+      // its removal); each successor container once.
+      assert.deepEqual(await appliedPushes(world, node), [`${node}-1`, `${node}-2`, `${node}-3`]);
       const scheduled = scheduledActivities(history);
-      assert.equal(scheduled.pushNode, 1);
+      assert.equal(scheduled.pushNode, 2);
       assert.equal(scheduled.stopModuleContainers, 1);
       const seen = await lifecycle.counts();
-      assert.deepEqual(seen['caddy.edge'], { create: 1, start: 1, die: 1, stop: 1 });
+      assert.deepEqual(seen['caddy.edge'], { create: 1, start: 1, die: 1, stop: 1, destroy: 1 });
       for (const container of ['route-proxy.edge', 'route-proxy.ca', 'route-proxy.dns'])
         assert.deepEqual(seen[container], { create: 1, start: 1 }, container);
     },
