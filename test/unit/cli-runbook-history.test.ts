@@ -2,9 +2,9 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { defaultPayloadConverter } from '@temporalio/common';
 import type { temporal } from '@temporalio/proto';
-import { readHistory } from '../../cli/runbook/history-events';
-import { buildHistory } from '../../cli/runbook/history-record';
-import { renderHistory } from '../../cli/runbook/render-history';
+import { readHistory } from '../../cli/runbook/history/events';
+import { buildHistory } from '../../cli/runbook/history/record';
+import { renderHistory } from '../../cli/runbook/history/render';
 import type { RunbookStatus } from '../../workflows/contracts';
 
 // eslint-disable-next-line no-control-regex

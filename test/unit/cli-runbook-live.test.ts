@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { fitToWidth, liveLines, SPINNER } from '../../cli/runbook/render-live';
+import { fitToWidth, liveLines, SPINNER } from '../../cli/runbook/follow/render-live';
 import type { RunbookStatus } from '../../workflows/contracts';
 
 // eslint-disable-next-line no-control-regex

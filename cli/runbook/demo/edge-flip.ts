@@ -1,0 +1,57 @@
+import { probePublicNames } from '../../../activities/probes';
+import { seedEdgeScenario, type EdgeScenario } from '../../../mesh/local/scenarios/edge-flip-incident';
+import type { EdgeFlipInputArg } from '../../../workflows/contracts';
+import { say, type DemoStory } from './story';
+
+let scenario: EdgeScenario | undefined;
+
+/** The novox incident: an adopted node, leftovers of a rolled-back attempt, route-proxy not taken. */
+export const edgeFlipDemo: DemoStory = {
+  kind: 'edge-flip',
+  defaultNode: 'novox',
+  workflowType: 'edgeFlip',
+  async seed(mesh, node, port) {
+    const [publicPort, stagingPort] = [await port(18080), await port(18081)];
+    say(
+      `seeding adopted node ${node}: caddy serves the public names on 127.0.0.1:${publicPort}; route-proxy (3 containers) is defined;`,
+    );
+    say(
+      'a rolled-back first attempt left /var/lib/route-proxy/{www,ca,dns} on disk, and route-proxy is not taken',
+    );
+    const options = {
+      node,
+      predecessor: 'caddy',
+      successor: 'route-proxy',
+      publicPort,
+      stagingPort,
+      leftovers: true,
+    };
+    scenario = await seedEdgeScenario(mesh, options);
+    const input: EdgeFlipInputArg = {
+      node,
+      module: 'route-proxy',
+      predecessor: 'caddy',
+      ...scenario,
+      startedBy: 'demo',
+    };
+    return input;
+  },
+  async finale() {
+    if (!scenario) return;
+    const { publicAddress, publicNames, successorMarker } = scenario;
+    const marker = successorMarker;
+    const results = await probePublicNames({
+      address: publicAddress,
+      names: publicNames,
+      expectStatus: 200,
+      marker,
+      timeoutMs: 3_000,
+    });
+    for (const result of results) {
+      const answer =
+        result.error ??
+        `status ${result.status}${result.markerFound ? `, ${marker}` : ', not by the successor'}`;
+      say(`${result.name} on ${publicAddress}: ${answer}`);
+    }
+  },
+};
