@@ -122,7 +122,7 @@ describe('deciding through the CLI: evidence, four eyes, refusals on record, his
       seeded.successorMarker,
     );
     assert.equal(started.code, 3, started.stderr);
-    assert.match(started.stdout, /⏸ waiting at approve-stop-predecessor \(approval\)/);
+    assert.match(started.stdout, /‖ waiting at approve-stop-predecessor \(approval\)/);
 
     const [waiting, shown] = await Promise.all([status(flipped), mesh('status', flipped)]);
     const evidence = waiting.waiting?.evidence ?? assert.fail('no evidence hash');
@@ -242,9 +242,9 @@ describe('deciding through the CLI: evidence, four eyes, refusals on record, his
     assert.equal(history.code, 0, history.stderr);
     assert.match(
       history.stdout,
-      /^ {2}✓ preflight +done +\d\d:\d\d:\d\d → \d\d:\d\d:\d\d \S+ +\[\d+ activities\]$/m,
+      /^ {2}✔ preflight +done +\d\d:\d\d:\d\d → \d\d:\d\d:\d\d \S+ +\[\d+ activities\]$/m,
     );
-    assert.match(history.stdout, /^ {2}✓ stop-predecessor +done .*stopped /m);
+    assert.match(history.stdout, /^ {2}✔ stop-predecessor +done .*stopped /m);
     assert.ok(
       history.stdout.includes(`approve at approve-stop-predecessor by bob, `) &&
         history.stdout.includes(`evidence ${evidence} "names verified"`),

@@ -1,8 +1,9 @@
 import { colour } from '../../output';
 import type { HistoryStep, RunbookHistory } from './record';
+import { formatDuration } from '../../../workflows/runbook/step-marks';
 import { PHASE_COLOUR, SYMBOL } from '../render';
 import { decisionSections } from '../render-gate';
-import { clockTime, formatDuration, isoSeconds } from '../time-format';
+import { clockTime, isoSeconds } from '../time-format';
 
 const NOTES_FROM: Record<RunbookHistory['notesFrom'], string> = {
   result: 'step states and notes from the runbook’s result',
@@ -30,7 +31,7 @@ function stepLines(step: HistoryStep, nameWidth: number): string[] {
     .filter((activity) => activity.failure)
     .map(
       (activity) =>
-        `      ${colour.red('✗')} ${activity.activity} ${activity.outcome} at ${clockTime(activity.endedAt ?? activity.scheduledAt)}: ${activity.failure}`,
+        `      ${SYMBOL.failed} ${activity.activity} ${activity.outcome} at ${clockTime(activity.endedAt ?? activity.scheduledAt)}: ${activity.failure}`,
     );
   return [line.trimEnd(), ...failures];
 }
