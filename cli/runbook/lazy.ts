@@ -9,6 +9,7 @@ import type * as Observe from './observe';
 import type * as Deps from '../../worker/deps';
 import type * as DevServer from '../../worker/dev-server';
 import type * as Run from '../../worker/run';
+import type * as Workflows from '../../workflows';
 
 /**
  * The Temporal SDK, the worker and its dependencies take about a second to load; a command loads them when
@@ -26,4 +27,6 @@ export const load = {
   workerDeps: () => require('../../worker/deps') as typeof Deps,
   devServer: () => require('../../worker/dev-server') as typeof DevServer,
   workerRun: () => require('../../worker/run') as typeof Run,
+  /** The runbooks' workflow functions, which a start names (never a workflow type's string). */
+  workflows: () => require('../../workflows') as typeof Workflows,
 };

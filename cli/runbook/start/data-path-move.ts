@@ -4,8 +4,8 @@ import { checkMovePaths, MovePathError } from '../../../activities/data/paths';
 import { DataPathMoveInput, type DataPathMoveInputArg } from '../../../workflows/contracts';
 import { UsageError } from '../../errors';
 import { operator } from '../kinds';
+import { load } from '../lazy';
 import { parseOptions } from '../options';
-import { startFromCli } from '../start-from-cli';
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
 
@@ -77,18 +77,7 @@ export function registerStartDataPathMove(start: Command): void {
     .action(async (options: object) => {
       const opts = parseOptions(Options, { ...options });
       const input = dataPathMoveInputFrom(opts, operator(opts.as));
-      await startFromCli(
-        'data-path-move',
-        input,
-        {
-          what: `${input.module} ${input.from} → ${input.to}`,
-          parameters: [
-            `**from:** ${input.from}`,
-            `**to:** ${input.to}`,
-            `**containers:** ${input.containers.join(', ') || 'whatever mounts --from'}`,
-          ],
-        },
-        opts,
-      );
+      const { launch } = load.launch();
+      await launch(load.workflows().dataPathMove, input, opts);
     });
 }

@@ -1,9 +1,9 @@
 import type { Command } from 'commander';
 import { z } from 'zod';
-import { edgeFlipInputFrom } from './edge-flip-input';
 import { operator } from '../kinds';
+import { load } from '../lazy';
 import { parseOptions } from '../options';
-import { startFromCli } from '../start-from-cli';
+import { edgeFlipInputFrom } from './edge-flip-input';
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
 
@@ -45,18 +45,7 @@ export function registerStartEdgeFlip(start: Command): void {
     .action(async (options: object) => {
       const opts = parseOptions(Options, { ...options });
       const input = edgeFlipInputFrom(opts, operator(opts.as));
-      await startFromCli(
-        'edge-flip',
-        input,
-        {
-          what: `${input.predecessor} → ${input.module}`,
-          parameters: [
-            `**public names:** ${input.publicNames.join(', ')}`,
-            `**public address:** ${input.publicAddress}`,
-            `**successor address:** ${input.successorAddress}`,
-          ],
-        },
-        opts,
-      );
+      const { launch } = load.launch();
+      await launch(load.workflows().edgeFlip, input, opts);
     });
 }
