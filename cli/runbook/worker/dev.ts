@@ -1,6 +1,5 @@
-import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
 import { z } from 'zod';
 import { STATE_DIR_ENV } from '../../../mesh/local/state-dir';
 import { temporalTarget } from '../../../worker/connection';
@@ -10,17 +9,15 @@ import { findTemporalCli } from '../../../worker/temporal-binary';
 import { UsageError } from '../../errors';
 import { printJson, printLine } from '../../output';
 import { load } from '../lazy';
-import { parseOptions, taskQueueFromEnv } from '../options';
+import { parseOptions, Port, taskQueueFromEnv } from '../options';
+import { devAgainCommand, devUsage, DEV_STATE_DIR } from './dev-usage';
 
-const Port = z.coerce.number().int().min(1).max(65535);
 const Input = z.object({
-  stateDir: z
-    .string()
-    .min(1)
-    .default(join(homedir(), '.local', 'state', 'mesh', 'dev')),
+  stateDir: z.string().min(1).default(DEV_STATE_DIR),
   port: Port.default(7233),
   uiPort: Port.default(8233),
   json: z.boolean().default(false),
+  resumeWith: z.string().min(1).optional(),
 });
 
 const IP = '127.0.0.1';
@@ -38,6 +35,8 @@ export function registerDev(runbook: Command): void {
     .option('--port <port>', 'the Temporal gRPC port (default 7233)')
     .option('--ui-port <port>', 'the Web UI port (default 8233)')
     .option('--json', 'print the addresses as JSON once ready')
+    // The demo runs `dev` on its own state; it names itself as what resumes the runbooks when dev stops.
+    .addOption(new Option('--resume-with <command>').hideHelp())
     .action(async (options: object) => {
       const input = parseOptions(Input, { ...options });
       const stateDir = resolve(input.stateDir);
@@ -56,6 +55,7 @@ export function registerDev(runbook: Command): void {
       const taskQueue = taskQueueFromEnv();
       const localState = process.env[STATE_DIR_ENV] || join(stateDir, 'local');
       const deps = depsFromEnv({ ...process.env, [STATE_DIR_ENV]: localState });
+      const resumeWith = input.resumeWith ?? devAgainCommand(stateDir, localState, taskQueue);
 
       const stop = stopOnSignals();
       let server: DevServer | undefined;
@@ -95,7 +95,7 @@ export function registerDev(runbook: Command): void {
           process.stderr.write('worker stopped; stopping the Temporal dev server…\n');
           await server.stop();
           process.stderr.write(
-            `stopped; runbooks stay in ${server.dbFile} and resume on the next \`mesh runbook dev\`\n`,
+            `stopped; runbooks stay in ${server.dbFile} and resume with \`${resumeWith}\`\n`,
           );
         }
         stop.dispose();
@@ -128,29 +128,4 @@ async function refuseBusyPorts(
         : `Stop what listens there, or pick another port with ${which}.`,
     );
   }
-}
-
-export function devUsage(info: {
-  address: string;
-  uiUrl: string;
-  taskQueue: string;
-  dbFile: string;
-  logFile: string;
-  localMeshState: string;
-}): string[] {
-  return [
-    'mesh runbook dev is ready',
-    `  Temporal gRPC  ${info.address}`,
-    `  Web UI         ${info.uiUrl}`,
-    `  database       ${info.dbFile} (kept: runbooks resume after a restart)`,
-    `  server log     ${info.logFile}`,
-    `  worker         task queue ${info.taskQueue}; local mesh state ${info.localMeshState}`,
-    'In another terminal:',
-    `  export TEMPORAL_ADDRESS=${info.address} ${STATE_DIR_ENV}=${info.localMeshState}`,
-    '  mesh local node list',
-    '  mesh runbook start edge-flip --node <node> --module <successor> --predecessor <module> \\',
-    '    --public-name <host> --public-address <url> --successor-address <url>',
-    '  mesh runbook list',
-    'Ctrl-C stops the worker, then the server.',
-  ];
 }
