@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { RUNBOOK_KINDS, type RunbookKind } from '../../../workflows/contracts';
 import { UsageError } from '../../errors';
+import { closest, onUnknownSubcommand } from '../../unknown-command';
 import { kindList } from '../kinds';
 import { registerStartDataPathMove } from './data-path-move';
 import { registerStartEdgeFlip } from './edge-flip';
@@ -18,12 +19,16 @@ export function registerStart(runbook: Command): void {
     .action((kind: string | undefined) => {
       throw unknownKind(kind);
     });
+  onUnknownSubcommand(start, unknownKind);
   registerStartEdgeFlip(start);
   registerStartDataPathMove(start);
 }
 
 function unknownKind(kind: string | undefined): UsageError {
-  const suggestion = `See its options with \`mesh runbook start ${STARTABLE[0]} --help\`.`;
+  const meant = kind === undefined ? undefined : closest(kind, STARTABLE);
+  const suggestion = meant
+    ? `Did you mean \`mesh runbook start ${meant}\`?`
+    : `See its options with \`mesh runbook start ${STARTABLE[0]} --help\`.`;
   if (kind === undefined)
     return new UsageError(`Name the kind of runbook to start: ${kindList(STARTABLE)}.`, suggestion);
   if ((RUNBOOK_KINDS as readonly string[]).includes(kind))
