@@ -1,6 +1,7 @@
 /* eslint-disable @typescript-eslint/no-require-imports -- loaded on use; see below */
 import type * as Client from './client';
 import type * as Decision from './decide/decision';
+import type * as Demo from './demo/run';
 import type * as Follow from './follow/follow';
 import type * as HistoryRead from './history/read';
 import type * as HistoryRender from './history/render';
@@ -19,6 +20,7 @@ import type * as Workflows from '../../workflows';
 export const load = {
   client: () => require('./client') as typeof Client,
   decision: () => require('./decide/decision') as typeof Decision,
+  demo: () => require('./demo/run') as typeof Demo,
   follow: () => require('./follow/follow') as typeof Follow,
   historyRead: () => require('./history/read') as typeof HistoryRead,
   historyRender: () => require('./history/render') as typeof HistoryRender,

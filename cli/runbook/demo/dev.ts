@@ -24,6 +24,8 @@ export async function startDev(options: {
   port: number;
   uiPort: number;
   taskQueue: string;
+  /** The command `dev` names as the one that brings its runbooks back when it stops. */
+  resumeWith: string;
 }): Promise<DemoDev> {
   const args = [join(__dirname, '..', '..', '..', 'bin', 'mesh.js'), 'runbook', 'dev', '--json'];
   args.push(
@@ -33,6 +35,8 @@ export async function startDev(options: {
     String(options.port),
     '--ui-port',
     String(options.uiPort),
+    '--resume-with',
+    options.resumeWith,
   );
   const child = spawn(process.execPath, args, {
     env: {

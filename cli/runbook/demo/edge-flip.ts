@@ -1,15 +1,14 @@
 import { probePublicNames } from '../../../activities/probes';
-import { seedEdgeScenario, type EdgeScenario } from '../../../mesh/local/scenarios/edge-flip-incident';
-import type { EdgeFlipInputArg } from '../../../workflows/contracts';
-import { say, type DemoStory } from './story';
-
-let scenario: EdgeScenario | undefined;
+import { startRunbook } from '../../../client/start-runbook';
+import { seedEdgeScenario } from '../../../mesh/local/scenarios/edge-flip-incident';
+import { edgeFlip } from '../../../workflows';
+import { EdgeFlipInput, type EdgeFlipInputArg } from '../../../workflows/contracts';
+import { say, type DemoRunbook, type DemoStory } from './story';
 
 /** The novox incident: an adopted node, leftovers of a rolled-back attempt, route-proxy not taken. */
 export const edgeFlipDemo: DemoStory = {
   kind: 'edge-flip',
   defaultNode: 'novox',
-  workflowType: 'edgeFlip',
   async seed(mesh, node, port) {
     const [publicPort, stagingPort] = [await port(18080), await port(18081)];
     say(
@@ -26,32 +25,38 @@ export const edgeFlipDemo: DemoStory = {
       stagingPort,
       leftovers: true,
     };
-    scenario = await seedEdgeScenario(mesh, options);
-    const input: EdgeFlipInputArg = {
+    const scenario = await seedEdgeScenario(mesh, options);
+    return edgeFlipRunbook({
       node,
       module: 'route-proxy',
       predecessor: 'caddy',
       ...scenario,
       startedBy: 'demo',
-    };
-    return input;
-  },
-  async finale() {
-    if (!scenario) return;
-    const { publicAddress, publicNames, successorMarker } = scenario;
-    const marker = successorMarker;
-    const results = await probePublicNames({
-      address: publicAddress,
-      names: publicNames,
-      expectStatus: 200,
-      marker,
-      timeoutMs: 3_000,
     });
-    for (const result of results) {
-      const answer =
-        result.error ??
-        `status ${result.status}${result.markerFound ? `, ${marker}` : ', not by the successor'}`;
-      say(`${result.name} on ${publicAddress}: ${answer}`);
-    }
   },
+  reopen: (recorded) => edgeFlipRunbook(EdgeFlipInput.parse(recorded)),
 };
+
+function edgeFlipRunbook(input: EdgeFlipInputArg): DemoRunbook {
+  return {
+    node: input.node,
+    input,
+    start: (client, taskQueue) => startRunbook(client, edgeFlip, input, { taskQueue }),
+    async finale() {
+      const { publicAddress, publicNames, successorMarker: marker } = input;
+      const results = await probePublicNames({
+        address: publicAddress,
+        names: publicNames,
+        expectStatus: 200,
+        marker,
+        timeoutMs: 3_000,
+      });
+      for (const result of results) {
+        const answer =
+          result.error ??
+          `status ${result.status}${result.markerFound ? `, ${marker}` : ', not by the successor'}`;
+        say(`${result.name} on ${publicAddress}: ${answer}`);
+      }
+    },
+  };
+}
