@@ -84,6 +84,17 @@ describe('mesh as a Unix tool', () => {
     assert.equal(await portInUse('127.0.0.1', port), false, 'the dev server stopped with it');
   });
 
+  it('stops `mesh runbook dev 2>&1 | head -2` quietly even while its worker is still being built', async () => {
+    const stateDir = await scratch.dir('mesh-unix-dev-');
+    const port = await freePort();
+    const dev = `"$MESH" runbook dev --state-dir ${stateDir} --port ${port} --ui-port ${await freePort()}`;
+    const { stdout } = await run('bash', ['-c', `set -o pipefail; ${dev} 2>&1 | head -2`], {
+      env: { ...process.env, MESH, MESH_TASK_QUEUE: `cli-unix-dev-${randomBytes(4).toString('hex')}` },
+    });
+    assert.match(stdout, /^starting the Temporal dev server on 127\.0\.0\.1:\d+…\nstarting the worker/);
+    assert.equal(await portInUse('127.0.0.1', port), false, 'the dev server stopped with it');
+  });
+
   it('names an unknown command with exit 2, suggesting the command meant, also before --help', async () => {
     const cases: [string[], string, string][] = [
       [
