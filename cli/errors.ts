@@ -35,9 +35,11 @@ export function presentError(error: unknown): Presented {
     };
   }
   if (error instanceof CommanderError) {
+    // Commander appends its guess on a line of its own: `unknown option '--jsn'\n(Did you mean --json?)`.
+    const [message = '', guess] = error.message.replace(/^error: /, '').split('\n');
     return {
-      message: error.message.replace(/^error: /, ''),
-      suggestion: 'Run `mesh --help` or add --help to the command.',
+      message,
+      suggestion: guess?.replace(/^\((.*)\)$/, '$1') ?? 'Run `mesh --help` or add --help to the command.',
       exitCode: EXIT.usage,
     };
   }

@@ -1,34 +1,51 @@
-import { Command } from 'commander';
+import { Command, CommanderError } from 'commander';
+import { quietWhenReaderLeaves, readerClosedEarly } from './closed-pipe';
 import { registerConfigCommands } from './config-command';
-import { presentError } from './errors';
+import { EXIT, presentError } from './errors';
 import { printError } from './output';
 import { registerLocalCommands } from './local';
 import { registerRunbookCommands } from './runbook';
+import { DETACHED } from './runbook/exit-codes';
+import { unknownSubcommand } from './unknown-command';
 
 function buildProgram(): Command {
   const program = new Command('mesh')
     .description('mesh runbook: durable, evidence-checking cutovers for a mesh fleet')
     .showSuggestionAfterError(true)
     .exitOverride()
-    .configureOutput({ writeErr: () => undefined });
+    // Errors are printed once, by presentError; help asked for by mistake still goes to stderr.
+    .configureOutput({ outputError: () => undefined });
   registerConfigCommands(program);
   registerLocalCommands(program);
   registerRunbookCommands(program);
   return program;
 }
 
+/** Help the operator asked for is exit 0; help shown because a command is missing (`mesh runbook`) is 2. */
+function helpExit(error: CommanderError): number | undefined {
+  if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version') return EXIT.ok;
+  if (error.code === 'commander.help') return error.exitCode === 0 ? EXIT.ok : EXIT.usage;
+  return undefined;
+}
+
 async function main(argv: string[]): Promise<number> {
   try {
-    await buildProgram().parseAsync(argv);
+    const program = buildProgram();
+    const unknown = unknownSubcommand(program, argv.slice(2));
+    if (unknown) throw unknown;
+    await program.parseAsync(argv);
     return process.exitCode === undefined ? 0 : Number(process.exitCode);
   } catch (error) {
-    const code = (error as { code?: string }).code;
-    if (code === 'commander.helpDisplayed' || code === 'commander.version' || code === 'commander.help')
-      return 0;
+    const help = error instanceof CommanderError ? helpExit(error) : undefined;
+    if (help !== undefined) return help;
     const presented = presentError(error);
     printError(presented.message, presented.suggestion);
     return presented.exitCode;
   }
 }
 
-void main(process.argv).then((code) => process.exit(code));
+/** Following stopped because its reader left, not because the operator detached: nothing went wrong. */
+const exitCode = (code: number) => (code === DETACHED && readerClosedEarly() ? EXIT.ok : code);
+
+quietWhenReaderLeaves();
+void main(process.argv).then((code) => process.exit(exitCode(code)));

@@ -35,6 +35,11 @@ export function printLine(line = ''): void {
   process.stdout.write(`${line}\n`);
 }
 
+/** A word as a shell reads it back: as it is when it is plain, else in single quotes. */
+export function shellWord(word: string): string {
+  return /^[\w./:=@%+-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
+}
+
 export function printError(message: string, suggestion?: string): void {
   process.stderr.write(`${errorColour.red('error:')} ${message}\n`);
   if (suggestion) process.stderr.write(`${errorColour.dim(suggestion)}\n`);

@@ -13,6 +13,13 @@ const KIND_OF: Record<RunbookWorkflow['name'], RunbookKind> = {
   dataPathMove: 'data-path-move',
 };
 
+/** The kind of runbook a workflow function runs (`edgeFlip` → `edge-flip`). */
+export function runbookKindOf(workflow: RunbookWorkflow): RunbookKind {
+  const kind = KIND_OF[workflow.name as RunbookWorkflow['name']];
+  if (!kind) throw new TypeError(`${workflow.name} is not a runbook workflow`);
+  return kind;
+}
+
 export interface StartOptions {
   taskQueue: string;
 }
@@ -28,8 +35,7 @@ export async function startRunbook<W extends RunbookWorkflow>(
   input: Parameters<W>[0],
   options: StartOptions,
 ): Promise<WorkflowHandleWithFirstExecutionRunId<W>> {
-  const kind = KIND_OF[workflow.name as RunbookWorkflow['name']];
-  if (!kind) throw new TypeError(`${workflow.name} is not a runbook workflow`);
+  const kind = runbookKindOf(workflow);
   const described = launchDescription(kind, input);
   return client.workflow.start(workflow, {
     args: [input] as Parameters<W>,

@@ -6,6 +6,7 @@ import { historyToJSON } from '@temporalio/common/lib/proto-utils';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { DefaultLogger, Runtime, Worker } from '@temporalio/worker';
 import { dockerResolver } from '../docker/endpoints';
+import { startRunbook } from '../client/start-runbook';
 import { DockerEngine, LABEL } from '../docker/engine';
 import { acquireLock, LocalMesh } from '../mesh/local';
 import { seedEdgeScenario } from '../mesh/local/scenarios/edge-flip-incident';
@@ -13,6 +14,7 @@ import { decide, freePort, statusWhen, waitingAt } from '../test/support/runbook
 import { createRunbookWorker } from '../worker/create-worker';
 import { devServerExecutable } from '../worker/temporal-binary';
 import { workflowsFromSource } from '../worker/workflow-code';
+import { edgeFlip } from '../workflows';
 import { RunbookPolicy } from '../workflows/policy';
 import { MESH_SEARCH_ATTRIBUTES } from '../workflows/search-attributes';
 import { runbookWorkflowId, type EdgeFlipInputArg, type RunbookStatus } from '../workflows/contracts';
@@ -97,11 +99,7 @@ async function record(client: Client, mesh: LocalMesh, story: Story): Promise<st
     timings: TIMINGS,
   };
   const workflowId = runbookWorkflowId(story.node);
-  const handle = await client.workflow.start('edgeFlip', {
-    args: [input],
-    taskQueue: TASK_QUEUE,
-    workflowId,
-  });
+  const handle = await startRunbook(client, edgeFlip, input, { taskQueue: TASK_QUEUE });
   await story.drive(client, workflowId);
   const status: RunbookStatus = await handle.result();
   if (status.phase !== 'completed') throw new Error(`${story.file}: the runbook ended ${status.phase}`);

@@ -51,13 +51,14 @@ export async function runWorker(options: RunWorkerOptions): Promise<void> {
       deps: options.deps,
       taskQueue: options.taskQueue,
     });
-    if (options.signal.aborted) return;
     const running = worker.run();
     const shutdown = () => {
       if (worker.getState() === 'RUNNING') worker.shutdown();
     };
     options.signal.addEventListener('abort', shutdown, { once: true });
-    options.onReady?.(worker.options.identity);
+    // Stopped while the worker was being built: only run() and its shutdown release the connection.
+    if (options.signal.aborted) shutdown();
+    else options.onReady?.(worker.options.identity);
     try {
       await running;
     } finally {

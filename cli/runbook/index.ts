@@ -1,15 +1,15 @@
 import type { Command } from 'commander';
-import { registerAbort } from './abort';
-import { registerApprove } from './approve';
-import { registerDecide } from './decide';
-import { registerDemo } from './demo';
-import { registerDev } from './dev';
-import { registerHistory } from './history';
-import { registerList } from './list';
-import { registerStart } from './start';
-import { registerStatus } from './status';
-import { registerWatch } from './watch';
-import { registerWorker } from './worker';
+import { registerAbort } from './decide/abort';
+import { registerApprove } from './decide/approve';
+import { registerDecide } from './decide/decide';
+import { registerDemo } from './demo/demo';
+import { registerDev } from './worker/dev';
+import { registerHistory } from './history/history';
+import { registerList } from './list/list';
+import { registerStart } from './start/start';
+import { registerStatus } from './follow/status';
+import { registerWatch } from './follow/watch';
+import { registerWorker } from './worker/worker';
 
 /** `mesh runbook ...`: start, follow, decide on and abort durable runbooks; run their worker. */
 export function registerRunbookCommands(program: Command): void {

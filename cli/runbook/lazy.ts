@@ -1,14 +1,16 @@
 /* eslint-disable @typescript-eslint/no-require-imports -- loaded on use; see below */
 import type * as Client from './client';
-import type * as Decision from './decision';
-import type * as Follow from './follow';
-import type * as HistoryRead from './history-read';
-import type * as HistoryRender from './render-history';
-import type * as Launch from './launch';
+import type * as Decision from './decide/decision';
+import type * as Demo from './demo/run';
+import type * as Follow from './follow/follow';
+import type * as HistoryRead from './history/read';
+import type * as HistoryRender from './history/render';
+import type * as Launch from './start/launch';
 import type * as Observe from './observe';
 import type * as Deps from '../../worker/deps';
 import type * as DevServer from '../../worker/dev-server';
 import type * as Run from '../../worker/run';
+import type * as Workflows from '../../workflows';
 
 /**
  * The Temporal SDK, the worker and its dependencies take about a second to load; a command loads them when
@@ -17,13 +19,16 @@ import type * as Run from '../../worker/run';
  */
 export const load = {
   client: () => require('./client') as typeof Client,
-  decision: () => require('./decision') as typeof Decision,
-  follow: () => require('./follow') as typeof Follow,
-  historyRead: () => require('./history-read') as typeof HistoryRead,
-  historyRender: () => require('./render-history') as typeof HistoryRender,
-  launch: () => require('./launch') as typeof Launch,
+  decision: () => require('./decide/decision') as typeof Decision,
+  demo: () => require('./demo/run') as typeof Demo,
+  follow: () => require('./follow/follow') as typeof Follow,
+  historyRead: () => require('./history/read') as typeof HistoryRead,
+  historyRender: () => require('./history/render') as typeof HistoryRender,
+  launch: () => require('./start/launch') as typeof Launch,
   observe: () => require('./observe') as typeof Observe,
   workerDeps: () => require('../../worker/deps') as typeof Deps,
   devServer: () => require('../../worker/dev-server') as typeof DevServer,
   workerRun: () => require('../../worker/run') as typeof Run,
+  /** The runbooks' workflow functions, which a start names (never a workflow type's string). */
+  workflows: () => require('../../workflows') as typeof Workflows,
 };

@@ -11,7 +11,7 @@ import { UsageError } from '../errors';
 import { orUnknown, type RunbookClient } from './client';
 import { isTerminal, phaseOfClosed } from './exit-codes';
 import { kindList, kindOfWorkflowType } from './kinds';
-import { progressOf, type ActivityProgress } from './progress';
+import { progressOf, type ActivityProgress } from './follow/progress';
 
 /** What the CLI knows about one runbook right now. */
 export interface Observation {

@@ -39,3 +39,6 @@ export const EvidenceHash = z
     /^[0-9a-f]{6,16}$/,
     'an evidence hash is hex digits as `mesh runbook status` prints them, e.g. 3f9a1c2b7d',
   );
+
+/** A TCP port as an option gives it. */
+export const Port = z.coerce.number().int().min(1).max(65535);

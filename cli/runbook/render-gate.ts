@@ -1,6 +1,7 @@
 import type { RecordedDecision, RefusedDecision, Waiting } from '../../workflows/contracts';
 import { colour } from '../output';
-import { formatDuration, isoSeconds } from './time-format';
+import { formatDuration, STEP_MARK } from '../../workflows/runbook/step-marks';
+import { isoSeconds } from './time-format';
 
 /** Pure renderers for a waiting gate and the decisions taken or refused at gates; `now` is passed in. */
 
@@ -33,7 +34,7 @@ export function waitingBlock(id: string, waiting: Waiting, now: Date): string[] 
   const since = formatDuration(now.getTime() - Date.parse(waiting.since));
   const width = Math.max(...waiting.actions.map((action) => action.length));
   return [
-    `${colour.yellow('⏸ waiting')} at ${colour.bold(waiting.gate)} (${waiting.verdict}) for ${since}, since ${isoSeconds(waiting.since)}`,
+    `${colour.yellow(`${STEP_MARK.waiting} waiting`)} at ${colour.bold(waiting.gate)} (${waiting.verdict}) for ${since}, since ${isoSeconds(waiting.since)}`,
     ...evidenceLines(waiting),
     `  ${reminderLine(waiting)}`,
     '  what you can do:',

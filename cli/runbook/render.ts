@@ -1,21 +1,20 @@
 import type { Phase, RunbookStatus, Step, StepState } from '../../workflows/contracts';
+import { formatDuration, STEP_MARK } from '../../workflows/runbook/step-marks';
 import { colour } from '../output';
 import { isTerminal } from './exit-codes';
 import { decisionSections, waitingBlock } from './render-gate';
-import { formatDuration } from './time-format';
-
-export { formatDuration } from './time-format';
 
 /** Pure renderers for runbook status: every function takes `now` so tests pin the clock. */
 
+/** The step marks the Web UI's details show too, coloured for a terminal. */
 export const SYMBOL: Record<StepState, string> = {
-  pending: colour.dim('·'),
-  running: colour.cyan('▶'),
-  waiting: colour.yellow('⏸'),
-  done: colour.green('✓'),
-  skipped: colour.dim('–'),
-  failed: colour.red('✗'),
-  compensated: colour.magenta('↺'),
+  pending: colour.dim(STEP_MARK.pending),
+  running: colour.cyan(STEP_MARK.running),
+  waiting: colour.yellow(STEP_MARK.waiting),
+  done: colour.green(STEP_MARK.done),
+  skipped: colour.dim(STEP_MARK.skipped),
+  failed: colour.red(STEP_MARK.failed),
+  compensated: colour.magenta(STEP_MARK.compensated),
 };
 
 export const PHASE_COLOUR: Record<Phase, (text: string) => string> = {

@@ -12,8 +12,13 @@ export class StateLayout {
     return join(this.stateDir, 'controller.lock');
   }
 
+  /** One directory per node the local mesh has. */
+  get nodesDir(): string {
+    return join(this.stateDir, 'nodes');
+  }
+
   nodeDir(node: string): string {
-    return join(this.stateDir, 'nodes', node);
+    return join(this.nodesDir, node);
   }
 
   nodeStateFile(node: string): string {

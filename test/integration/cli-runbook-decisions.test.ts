@@ -4,8 +4,8 @@ import { userInfo } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { promisify } from 'node:util';
-import type { RunbookHistory } from '../../cli/runbook/history-record';
-import type { RunbookRow } from '../../cli/runbook/list';
+import type { RunbookHistory } from '../../cli/runbook/history/record';
+import type { RunbookRow } from '../../cli/runbook/list/list';
 import { seedEdgeScenario } from '../../mesh/local/scenarios/edge-flip-incident';
 import { RunbookStatus, runbookWorkflowId } from '../../workflows/contracts';
 import { runbookWorld, type RunbookWorld } from '../support/runbook-world';
@@ -113,7 +113,7 @@ describe('deciding through the CLI: evidence, four eyes, refusals on record, his
       seeded.successorMarker,
     );
     assert.equal(started.code, 3, started.stderr);
-    assert.match(started.stdout, /⏸ waiting at approve-stop-predecessor \(approval\)/);
+    assert.match(started.stdout, /‖ waiting at approve-stop-predecessor \(approval\)/);
 
     const [waiting, shown] = await Promise.all([status(flipped), mesh('status', flipped)]);
     const evidence = waiting.waiting?.evidence ?? assert.fail('no evidence hash');
@@ -232,9 +232,9 @@ describe('deciding through the CLI: evidence, four eyes, refusals on record, his
     assert.equal(history.code, 0, history.stderr);
     assert.match(
       history.stdout,
-      /^ {2}✓ preflight +done +\d\d:\d\d:\d\d → \d\d:\d\d:\d\d \S+ +\[\d+ activities\]$/m,
+      /^ {2}✔ preflight +done +\d\d:\d\d:\d\d → \d\d:\d\d:\d\d \S+ +\[\d+ activities\]$/m,
     );
-    assert.match(history.stdout, /^ {2}✓ stop-predecessor +done .*stopped /m);
+    assert.match(history.stdout, /^ {2}✔ stop-predecessor +done .*stopped /m);
     assert.ok(
       history.stdout.includes(`approve at approve-stop-predecessor by bob, `) &&
         history.stdout.includes(`evidence ${evidence} "names verified"`),

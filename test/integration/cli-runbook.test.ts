@@ -269,7 +269,7 @@ describe('mesh runbook dev: its own server and worker, runbooks survive a restar
     // The node has no running predecessor, so preflight refuses and the runbook waits at it.
     const started = await mesh(cli, 'start', 'edge-flip', '--node', name, ...EDGE, '--as', 'alice');
     assert.equal(started.code, 3, started.stderr);
-    assert.match(started.stdout, /⏸ waiting at preflight \(failed\)/);
+    assert.match(started.stdout, /‖ waiting at preflight \(failed\)/);
     assert.match(
       started.stdout,
       new RegExp(`retry  mesh runbook decide ${id} retry --evidence [0-9a-f]{10}\\n`),

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { gateDecidedOn } from '../../cli/runbook/decision';
+import { gateDecidedOn } from '../../cli/runbook/decide/decision';
 import type { Waiting } from '../../workflows/contracts';
 
 const held: Waiting = {

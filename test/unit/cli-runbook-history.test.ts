@@ -2,9 +2,9 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { defaultPayloadConverter } from '@temporalio/common';
 import type { temporal } from '@temporalio/proto';
-import { readHistory } from '../../cli/runbook/history-events';
-import { buildHistory } from '../../cli/runbook/history-record';
-import { renderHistory } from '../../cli/runbook/render-history';
+import { readHistory } from '../../cli/runbook/history/events';
+import { buildHistory } from '../../cli/runbook/history/record';
+import { renderHistory } from '../../cli/runbook/history/render';
 import type { RunbookStatus } from '../../workflows/contracts';
 
 // eslint-disable-next-line no-control-regex
@@ -174,10 +174,10 @@ describe('runbook history from the event history', () => {
       lines[0],
       'runbook-novox  edge-flip on novox (module route-proxy), started by alice at 2026-09-26T12:00:00Z: rolled-back',
     );
-    assert.match(lines[2] ?? '', /^ {2}✓ preflight +done +12:00:01 → 12:00:05 4\.0s +\[2 activities\]$/);
+    assert.match(lines[2] ?? '', /^ {2}✔ preflight +done +12:00:01 → 12:00:05 4\.0s +\[2 activities\]$/);
     assert.match(
       lines[4] ?? '',
-      /^ {6}✗ stopModule failed at 12:00:45: Activity task failed: docker said no$/,
+      /^ {6}✘ stopModule failed at 12:00:45: Activity task failed: docker said no$/,
     );
     assert.ok(lines.includes('  approve-stop-predecessor  12:00:10 → 12:00:41 31s'));
     assert.ok(

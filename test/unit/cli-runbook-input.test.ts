@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { UsageError } from '../../cli/errors';
-import { edgeFlipInputFrom, type EdgeFlipOptions } from '../../cli/runbook/edge-flip-input';
+import { edgeFlipInputFrom, type EdgeFlipOptions } from '../../cli/runbook/start/edge-flip-input';
 import {
   kindList,
   kindOfWorkflowType,

@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { WorkflowExecutionInfo } from '@temporalio/client';
 import { TypedSearchAttributes } from '@temporalio/common';
-import { listQuery } from '../../cli/runbook/list-query';
-import { formatRows, rowOf } from '../../cli/runbook/list';
+import { listQuery } from '../../cli/runbook/list/query';
+import { formatRows, rowOf } from '../../cli/runbook/list/list';
 import { MESH_KIND, MESH_NODE, MESH_PHASE, MESH_WAITING_ON } from '../../workflows/search-attributes';
 
 const BASE = "WorkflowType IN ('edgeFlip', 'dataPathMove') AND TaskQueue = 'mesh-runbook'";

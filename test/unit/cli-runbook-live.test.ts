@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { fitToWidth, liveLines, SPINNER } from '../../cli/runbook/render-live';
+import { fitToWidth, liveLines, SPINNER } from '../../cli/runbook/follow/render-live';
 import type { RunbookStatus } from '../../workflows/contracts';
 
 // eslint-disable-next-line no-control-regex
@@ -41,14 +41,14 @@ describe('live step list', () => {
   it('lists every step, spins on the running one with its time ticking, a progress bar under it', () => {
     const lines = plain(liveLines(copying, NOW, 0, progress));
     assert.equal(lines.length, 5);
-    assert.match(lines[1] ?? '', /^ {2}✓ preflight +done +1\.0s$/);
+    assert.match(lines[1] ?? '', /^ {2}✔ preflight +done +1\.0s$/);
     assert.match(lines[2] ?? '', new RegExp(`^  ${SPINNER[0]} copy +running +12s$`));
     assert.match(lines[3] ?? '', /^ {6}copyTree \[######·+\] +25% {2}1\.0 MiB of 4\.0 MiB, 10\/40 files/);
-    assert.match(lines[4] ?? '', /^ {2}· verify-copy +pending$/);
+    assert.match(lines[4] ?? '', /^ {2}○ verify-copy +pending$/);
     assert.match(plain(liveLines(copying, NOW, 1))[2] ?? '', new RegExp(`^  ${SPINNER[1]} copy`));
     assert.match(
       plain(liveLines(copying, NOW, undefined))[2] ?? '',
-      /^ {2}▶ copy/,
+      /^ {2}◐ copy/,
       'no spinner once stopped',
     );
   });

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { defaultPayloadConverter } from '@temporalio/client';
-import { progressLine, progressOf } from '../../cli/runbook/progress';
+import { progressLine, progressOf } from '../../cli/runbook/follow/progress';
 
 const heartbeat = (details: unknown, name = 'copyTree') => ({
   activityType: { name },

@@ -5,12 +5,12 @@ import {
   busySentence,
   changedSteps,
   currentStep,
-  formatDuration,
   renderStatus,
   stepElapsed,
   whereItIs,
 } from '../../cli/runbook/render';
 import { actionCommand, decidingOnBlock, waitingBlock } from '../../cli/runbook/render-gate';
+import { formatDuration } from '../../workflows/runbook/step-marks';
 
 // eslint-disable-next-line no-control-regex
 const plain = (lines: string[]) => lines.map((line) => line.replace(/\u001b\[\d+m/g, ''));
@@ -74,10 +74,10 @@ describe('runbook status rendering', () => {
       lines[0],
       'runbook-novox  edge-flip on novox (module route-proxy), started by alice: waiting at approve-stop-predecessor',
     );
-    assert.match(lines[1] ?? '', /^ {2}✓ preflight +done +1\.5s {2}caddy serves 2 name\(s\)$/);
-    assert.match(lines[3] ?? '', /⏸ approve-stop-predecessor {2}waiting +3m00s$/);
+    assert.match(lines[1] ?? '', /^ {2}✔ preflight +done +1\.5s {2}caddy serves 2 name\(s\)$/);
+    assert.match(lines[3] ?? '', /‖ approve-stop-predecessor {2}waiting +3m00s$/);
     assert.deepEqual(lines.slice(5), [
-      '⏸ waiting at approve-stop-predecessor (approval) for 3m00s, since 2026-09-26T12:07:00Z',
+      '‖ waiting at approve-stop-predecessor (approval) for 3m00s, since 2026-09-26T12:07:00Z',
       '  route-proxy is verified on novox; approve stops caddy, abort unassigns route-proxy.',
       '  evidence 3f9a1c2b7d:',
       '    - probe-successor: 3/3 names answered 200',

@@ -111,7 +111,7 @@ describe('current details for the Web UI', () => {
       '- held route-proxy/dir:config (route-proxy): adopted',
       'Update name `decide`',
       `\`${decisionInput(status.waiting!, 'take')}\``,
-      '- ✔ **preflight** done · 09:59:58 → 09:59:59 (1.5 s) · caddy serves 3 name(s)',
+      '- ✔ **preflight** done · 09:59:58 → 09:59:59 (1.5s) · caddy serves 3 name(s)',
       '- ‖ **gate-apply** waiting · 09:59:59',
       '- refused: take at gate-apply by mallory, 10:01:00 UTC — mallory may not decide at gate-apply; the policy allows carol.',
       `mesh runbook decide runbook-novox <action> --evidence ${evidenceHash(held)}`,

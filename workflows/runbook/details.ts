@@ -1,28 +1,19 @@
-import type { RunbookStatus, Step, StepState, Waiting } from '../contracts';
-
-const MARK: Record<StepState, string> = {
-  pending: '○',
-  running: '◐',
-  waiting: '‖',
-  done: '✔',
-  skipped: '–',
-  failed: '✘',
-  compensated: '↺',
-};
+import type { RunbookStatus, Step, Waiting } from '../contracts';
+import { formatDuration, STEP_MARK } from './step-marks';
 
 function clock(iso: string | undefined): string {
   return iso ? iso.slice(11, 19) : '';
 }
 
-function seconds(from: string, to: string): string {
-  return `${((Date.parse(to) - Date.parse(from)) / 1000).toFixed(1)} s`;
+function duration(from: string, to: string): string {
+  return formatDuration(Date.parse(to) - Date.parse(from));
 }
 
 function stepLine(step: Step): string {
   const when = step.startedAt
-    ? ` · ${clock(step.startedAt)}${step.endedAt ? ` → ${clock(step.endedAt)} (${seconds(step.startedAt, step.endedAt)})` : ''}`
+    ? ` · ${clock(step.startedAt)}${step.endedAt ? ` → ${clock(step.endedAt)} (${duration(step.startedAt, step.endedAt)})` : ''}`
     : '';
-  return `- ${MARK[step.state]} **${step.name}** ${step.state}${when}${step.note ? ` · ${step.note}` : ''}`;
+  return `- ${STEP_MARK[step.state]} **${step.name}** ${step.state}${when}${step.note ? ` · ${step.note}` : ''}`;
 }
 
 /** The exact Update to send from the Web UI for one action: name `decide` and this JSON input. */

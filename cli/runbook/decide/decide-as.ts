@@ -1,0 +1,33 @@
+import type { Decision } from '../../../workflows/contracts';
+import { operator, resolveRunbookId } from '../kinds';
+import { load } from '../lazy';
+
+export interface CliDecision {
+  id: string;
+  action: string;
+  gate?: string | undefined;
+  evidence?: string | undefined;
+  as?: string | undefined;
+  comment?: string | undefined;
+  json: boolean;
+}
+
+/**
+ * Sends one decision for `approve` and `decide`: who is the --as user or the OS user; the evidence is
+ * --evidence, else the hash of the gate as the runbook shows it now (printed before it is sent).
+ */
+export async function decideAs(input: CliDecision): Promise<void> {
+  const by = operator(input.as);
+  const decision: Decision = {
+    action: input.action,
+    by,
+    ...(input.gate ? { gate: input.gate } : {}),
+    ...(input.evidence ? { evidence: input.evidence } : {}),
+    ...(input.comment ? { comment: input.comment } : {}),
+  };
+  const { withClient } = load.client();
+  const { sendDecision } = load.decision();
+  await withClient((rb) => sendDecision(rb, resolveRunbookId(input.id), decision, input.json), {
+    operator: by,
+  });
+}

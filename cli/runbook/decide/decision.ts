@@ -1,0 +1,86 @@
+import {
+  WorkflowNotFoundError,
+  WorkflowUpdateFailedError,
+  WorkflowUpdateRPCTimeoutOrCancelledError,
+} from '@temporalio/client';
+import { decideUpdate, type Decision, type Waiting } from '../../../workflows/contracts';
+import { UsageError } from '../../errors';
+import { printJson, printLine } from '../../output';
+import { orUnknown, type RunbookClient } from '../client';
+import { askStatus, observe } from '../observe';
+import { renderStatus } from '../render';
+import { decidingOnBlock, decisionLine } from '../render-gate';
+
+const UPDATE_MS = 30_000;
+
+/** A runbook that has ended takes no decisions and no abort: one sentence, exit 2. */
+export function endedRunbook(id: string, how: string, doing: string): UsageError {
+  return new UsageError(
+    `Runbook ${id} has already ended (${how.toLowerCase()}); there is nothing left to ${doing}.`,
+    `See how it ended with \`mesh runbook status ${id}\`.`,
+  );
+}
+
+/** The gate a decision without --evidence is about: the one the runbook waits at, if the decision fits it. */
+export function gateDecidedOn(waiting: Waiting | null | undefined, decision: Decision): Waiting | undefined {
+  if (!waiting) return undefined;
+  if (decision.gate !== undefined && decision.gate !== waiting.gate) return undefined;
+  return waiting.actions.includes(decision.action) ? waiting : undefined;
+}
+
+/**
+ * Sends one decision as the runbook's `decide` Update. The runbook is the judge: its validator refuses a
+ * decision that fits no waiting gate, its handler one on stale evidence, by an approver the policy does not
+ * allow, or by the initiator at a four-eyes gate. Either refusal is its own sentence (exit 2).
+ *
+ * Without `decision.evidence`, the hash is the one the runbook shows now; the gate, its sentence, facts
+ * and hash are printed first, so the operator sees what the decision was taken on.
+ */
+export async function sendDecision(
+  rb: RunbookClient,
+  id: string,
+  decision: Decision,
+  json: boolean,
+): Promise<void> {
+  const handle = rb.client.workflow.getHandle(id);
+  const described = await orUnknown(id, rb.target, () => rb.within(10_000, () => handle.describe()));
+  if (described.status.name !== 'RUNNING') throw endedRunbook(id, described.status.name, 'decide');
+  if (!(await rb.hasWorker(described.taskQueue))) {
+    throw new Error(
+      `No worker polls task queue ${described.taskQueue}, so ${id} cannot take a decision now; start one with \`mesh runbook worker\` and decide again.`,
+    );
+  }
+  let decidedOn: Waiting | undefined;
+  let sent = decision;
+  if (decision.evidence === undefined) {
+    const asked = await askStatus(rb, handle, described.taskQueue);
+    if (!asked.status) throw new Error(`${id} cannot take a decision now: ${asked.problem ?? 'no status'}.`);
+    decidedOn = gateDecidedOn(asked.status.waiting, decision);
+    if (decidedOn) {
+      sent = { ...decision, evidence: decidedOn.evidence };
+      if (!json) decidingOnBlock(decision.action, decision.by, decidedOn).forEach((line) => printLine(line));
+    }
+  }
+  let recorded;
+  try {
+    recorded = await rb.within(UPDATE_MS, () => handle.executeUpdate(decideUpdate, { args: [sent] }));
+  } catch (error) {
+    if (error instanceof WorkflowUpdateFailedError) {
+      throw new UsageError(
+        error.cause?.message ?? error.message,
+        `See what ${id} waits for, and its evidence, with \`mesh runbook status ${id}\`.`,
+      );
+    }
+    if (error instanceof WorkflowUpdateRPCTimeoutOrCancelledError) {
+      throw new Error(
+        `No worker took the decision for ${id} within ${UPDATE_MS / 1000} s; check the worker on task queue ${described.taskQueue} and decide again.`,
+      );
+    }
+    if (error instanceof WorkflowNotFoundError) throw endedRunbook(id, 'meanwhile', 'decide');
+    throw error;
+  }
+  const next = await observe(rb, id);
+  if (json) return printJson({ decidedOn: decidedOn ?? null, recorded, status: next.status ?? null });
+  printLine(`recorded: ${decisionLine(recorded)}`);
+  if (next.status) renderStatus(next.status, new Date()).forEach((line) => printLine(line));
+}

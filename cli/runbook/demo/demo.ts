@@ -1,0 +1,43 @@
+import type { Command } from 'commander';
+import { findTemporalCli } from '../../../worker/temporal-binary';
+import { UsageError } from '../../errors';
+import { load } from '../lazy';
+import { parseOptions } from '../options';
+import { DemoSettings, isDemoKind } from './settings';
+
+export function registerDemo(runbook: Command): void {
+  runbook
+    .command('demo')
+    .description(
+      'replay an incident as a runbook that waits, on a local Temporal dev server and local Docker',
+    )
+    .argument('[kind]', 'edge-flip (the novox incident, default) or data-path-move (the forge incident)')
+    .option('--yes', 'answer each gate itself (take, recreate, approve), printing every decision')
+    .option(
+      '--resume',
+      "carry on with the demo's runbook where it stopped (Ctrl-C, or no terminal): same state, server database and task queue",
+    )
+    .option(
+      '--state-dir <dir>',
+      'where the demo keeps its server database and local mesh (default ~/.local/state/mesh/demo)',
+    )
+    .option('--node <name>', 'the demo node (default novox, or forge1 for data-path-move)')
+    .option('--port <port>', 'the Temporal gRPC port (default 7233, or a free one when it is taken)')
+    .option('--ui-port <port>', 'the Web UI port (default 8233, or a free one when it is taken)')
+    .option('--keep-running', 'keep the server, worker and Web UI up after the demo, until Ctrl-C')
+    .action(async (kind: string | undefined, options: object) => {
+      if (kind !== undefined && !isDemoKind(kind))
+        throw new UsageError(
+          `There is no ${kind} demo.`,
+          'Run `mesh runbook demo edge-flip` or `mesh runbook demo data-path-move`.',
+        );
+      const settings = parseOptions(DemoSettings, { kind, ...options }, ['kind']);
+      if (!findTemporalCli())
+        throw new UsageError(
+          'No Temporal CLI found to run the demo with.',
+          'Run ./scripts/bootstrap.sh first.',
+        );
+      const { resumeDemo, runDemo } = load.demo();
+      await (settings.resume ? resumeDemo(settings) : runDemo(settings));
+    });
+}

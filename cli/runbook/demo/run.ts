@@ -1,0 +1,110 @@
+import { join, resolve } from 'node:path';
+import { LocalMesh } from '../../../mesh/local';
+import { portInUse } from '../../../worker/dev-server';
+import { freeLocalPort } from '../../../worker/ports';
+import { runbookWorkflowId } from '../../../workflows/contracts';
+import { UsageError } from '../../errors';
+import { shellWord } from '../../output';
+import { withClient } from '../client';
+import { followAndDecide, type DemoSession } from './answer';
+import { dataPathMoveDemo } from './data-path-move';
+import { startDev } from './dev';
+import { edgeFlipDemo } from './edge-flip';
+import { readDemoRecord, writeDemoRecord } from './record';
+import { resetDemoState } from './reset';
+import { DEMO_STATE_DIR, type DemoKind, type DemoSettings } from './settings';
+import { say, type DemoStory } from './story';
+
+const STORIES: Record<DemoKind, DemoStory> = {
+  'edge-flip': edgeFlipDemo,
+  'data-path-move': dataPathMoveDemo,
+};
+
+const IP = '127.0.0.1';
+const DEMO_TASK_QUEUE = 'mesh-runbook-demo';
+
+/** A fresh demo: its state reset, `mesh runbook dev` on it, the incident seeded, its runbook started. */
+export async function runDemo(settings: DemoSettings): Promise<void> {
+  const story = STORIES[settings.kind ?? 'edge-flip'];
+  const stateDir = resolve(settings.stateDir);
+  const node = settings.node ?? story.defaultNode;
+  await resetDemoState(stateDir, localStateOf(stateDir), node);
+  await onDemoServer(stateDir, settings, false, async (session) => {
+    const runbook = await story.seed(session.mesh, node, portOr);
+    await runbook.start(session.rb.client, session.rb.taskQueue);
+    await writeDemoRecord(stateDir, { kind: story.kind, input: runbook.input });
+    say(`started ${runbookWorkflowId(node)}: ${story.kind} on ${node}`);
+    await followAndDecide(session, runbook);
+  });
+}
+
+/** `--resume`: the demo's runbook where it stands, on the same state, server database and task queue. */
+export async function resumeDemo(settings: DemoSettings): Promise<void> {
+  const stateDir = resolve(settings.stateDir);
+  const record = await readDemoRecord(stateDir);
+  const runbook = STORIES[record.kind].reopen(record.input);
+  const asked = [settings.kind ?? record.kind, settings.node ?? runbook.node];
+  if (asked[0] !== record.kind || asked[1] !== runbook.node) {
+    throw new UsageError(
+      `The demo in ${stateDir} is ${record.kind} on ${runbook.node}, not ${asked.join(' on ')}.`,
+      'Leave out the kind and --node with --resume, or start a new demo without --resume.',
+    );
+  }
+  await onDemoServer(stateDir, settings, true, async (session) => {
+    say(`resuming ${runbookWorkflowId(runbook.node)}: ${record.kind} on ${runbook.node}`);
+    await followAndDecide(session, runbook);
+  });
+}
+
+/** Runs `mesh runbook dev` on the demo's state for as long as `play` takes (or, with --keep-running, longer). */
+async function onDemoServer(
+  stateDir: string,
+  settings: DemoSettings,
+  resumed: boolean,
+  play: (session: DemoSession) => Promise<void>,
+): Promise<void> {
+  const port = settings.port ?? (await portOr(7233));
+  const uiPort = settings.uiPort ?? (await portOr(8233));
+  const resumeWith = resumeCommand(stateDir, settings);
+  say(
+    `starting \`mesh runbook dev\`: a Temporal dev server (Web UI on http://${IP}:${uiPort}) and a worker…`,
+  );
+  const dev = await startDev({
+    stateDir,
+    localState: localStateOf(stateDir),
+    port,
+    uiPort,
+    taskQueue: DEMO_TASK_QUEUE,
+    resumeWith,
+  });
+  try {
+    process.env.TEMPORAL_ADDRESS = dev.address;
+    process.env.MESH_TASK_QUEUE = DEMO_TASK_QUEUE;
+    const mesh = new LocalMesh({ stateDir: localStateOf(stateDir) });
+    await withClient((rb) => play({ rb, mesh, dev, yes: settings.yes, resumed, resumeWith }), {
+      operator: 'demo',
+    });
+    if (settings.keepRunning && dev.running()) {
+      say(`the demo is over; the Web UI stays at ${dev.uiUrl} until Ctrl-C`);
+      await dev.exited;
+    }
+  } finally {
+    await dev.stop();
+  }
+}
+
+const localStateOf = (stateDir: string) => join(stateDir, 'local');
+
+/** The command that carries on with this demo's runbook: its state dir and ports, where not the defaults. */
+export function resumeCommand(stateDir: string, settings: DemoSettings): string {
+  return [
+    'mesh runbook demo --resume',
+    ...(stateDir !== resolve(DEMO_STATE_DIR) ? ['--state-dir', shellWord(stateDir)] : []),
+    ...(settings.port !== undefined ? ['--port', String(settings.port)] : []),
+    ...(settings.uiPort !== undefined ? ['--ui-port', String(settings.uiPort)] : []),
+  ].join(' ');
+}
+
+async function portOr(preferred: number): Promise<number> {
+  return (await portInUse(IP, preferred)) ? freeLocalPort() : preferred;
+}

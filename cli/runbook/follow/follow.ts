@@ -1,0 +1,106 @@
+import { setTimeout as delay } from 'node:timers/promises';
+import type { Phase, RunbookStatus } from '../../../workflows/contracts';
+import { UsageError } from '../../errors';
+import { printJsonLine } from '../../output';
+import type { RunbookClient } from '../client';
+import { DETACHED, isTerminal } from '../exit-codes';
+import { reporterFor } from './reporters';
+import { observe, type Observation } from '../observe';
+
+export interface FollowOptions {
+  /** `watch` and `start` stop when the runbook waits for a decision; `abort` follows it to its end. */
+  stopWhenWaiting: boolean;
+  /** Print nothing while following; the caller prints the final status. */
+  quiet: boolean;
+  /** Report as JSON lines (one object per change); `concludeFollow` prints the last line. */
+  json?: boolean;
+  pollMs?: number;
+}
+
+export interface FollowEnd {
+  how: 'ended' | 'waiting' | 'detached';
+  /** The last status seen (absent when no worker ever answered). */
+  status?: RunbookStatus;
+}
+
+const DETACH = Symbol('detach');
+
+/**
+ * Polls the runbook's status and shows it as it changes (a live step list on a terminal, lines elsewhere,
+ * JSON lines with --json), until it ends (or waits, when asked to stop there). Ctrl-C detaches: the runbook
+ * is not touched and goes on without this terminal.
+ */
+export async function follow(rb: RunbookClient, id: string, options: FollowOptions): Promise<FollowEnd> {
+  const pollMs = options.pollMs ?? 500;
+  const stop = new AbortController();
+  const detach = () => stop.abort();
+  process.on('SIGINT', detach);
+  const detached = new Promise<typeof DETACH>((resolve) =>
+    stop.signal.addEventListener('abort', () => resolve(DETACH), { once: true }),
+  );
+  const reporter = reporterFor(options);
+
+  let last: RunbookStatus | undefined;
+  let shownProblem: string | undefined;
+  let first = true;
+  try {
+    while (!stop.signal.aborted) {
+      let observed: Observation | typeof DETACH;
+      try {
+        observed = await Promise.race([observe(rb, id), detached]);
+      } catch (error) {
+        if (error instanceof UsageError || first) throw error;
+        const problem = `cannot read ${id} right now (${error instanceof Error ? error.message : String(error)}); trying again`;
+        if (problem !== shownProblem) reporter.note((shownProblem = problem));
+        await delay(2_000, undefined, { signal: stop.signal }).catch(() => undefined);
+        continue;
+      }
+      if (observed === DETACH) break;
+      if (first && !options.quiet && !options.json)
+        reporter.note(`following ${id}; Ctrl-C detaches (the runbook keeps running)`);
+      first = false;
+      const status = observed.status;
+      if (status) {
+        const look = {
+          id,
+          status,
+          startTime: observed.startTime,
+          now: new Date(),
+          ...(observed.progress ? { progress: observed.progress } : {}),
+        };
+        reporter.look(look);
+        last = status;
+        shownProblem = undefined;
+        if (isTerminal(status.phase)) {
+          reporter.stopped('ended', look);
+          return { how: 'ended', status };
+        }
+        if (status.phase === 'waiting' && status.waiting && options.stopWhenWaiting) {
+          reporter.stopped('waiting', look);
+          return { how: 'waiting', status };
+        }
+      } else if (observed.unanswered && observed.unanswered !== shownProblem) {
+        shownProblem = observed.unanswered;
+        reporter.note(
+          `${id} is running but ${observed.unanswered}; it goes on when a worker runs (\`mesh runbook worker\` or \`mesh runbook dev\`)`,
+        );
+      }
+      await delay(status ? pollMs : 2_000, undefined, { signal: stop.signal }).catch(() => undefined);
+    }
+    reporter.note(`detached from ${id}; it keeps running. Re-attach with \`mesh runbook watch ${id}\`.`);
+    return { how: 'detached', ...(last ? { status: last } : {}) };
+  } finally {
+    reporter.close();
+    process.off('SIGINT', detach);
+  }
+}
+
+/**
+ * Sets the exit code (the phase's, or 130 when detached) and, for --json, prints the last JSON line:
+ * `{"event": "end", "how": ..., "exitCode": ..., "status": {...}}`.
+ */
+export function concludeFollow(end: FollowEnd, json: boolean, exitFor: (phase: Phase) => number): void {
+  const exitCode = end.how === 'detached' || !end.status ? DETACHED : exitFor(end.status.phase);
+  if (json) printJsonLine({ event: 'end', how: end.how, exitCode, status: end.status ?? null });
+  process.exitCode = exitCode;
+}

@@ -1,0 +1,155 @@
+import type { Command } from 'commander';
+import { z } from 'zod';
+import type { WorkflowExecutionInfo } from '@temporalio/client';
+import { Name } from '../../../mesh/schemas';
+import { Phase, PHASES, runbookWorkflowId } from '../../../workflows/contracts';
+import { MESH_KIND, MESH_NODE, MESH_PHASE, MESH_WAITING_ON } from '../../../workflows/search-attributes';
+import { UsageError } from '../../errors';
+import { colour, printJson, printLine } from '../../output';
+import type { RunbookClient } from '../client';
+import { isTerminal, phaseOfClosed } from '../exit-codes';
+import { kindOfWorkflowType } from '../kinds';
+import { load } from '../lazy';
+import { listQuery, type ListFilters } from './query';
+import { parseOptions } from '../options';
+import { whereItIs } from '../render';
+import { isoSeconds } from '../time-format';
+
+const Input = z.object({
+  node: Name.optional(),
+  phase: z.enum(PHASES, { error: `it must be one of ${PHASES.join(', ')}` }).optional(),
+  waiting: z.boolean().default(false),
+  json: z.boolean().default(false),
+  limit: z.coerce.number().int().positive().default(20),
+});
+
+export interface RunbookRow {
+  id: string;
+  kind: string;
+  node: string;
+  type: string;
+  /** Temporal's execution status: RUNNING, COMPLETED, FAILED, CANCELLED, TERMINATED, TIMED_OUT. */
+  status: string;
+  /** The runbook's phase: from its status query when a worker answers, else from its search attributes. */
+  phase?: string;
+  /** The gate it waits at, when it waits for a decision. */
+  waitingOn?: string;
+  startTime: string;
+  closeTime?: string;
+  /** For a running runbook: where it is (`at step push`), or why no worker told. */
+  where?: string;
+}
+
+export function registerList(runbook: Command): void {
+  runbook
+    .command('list')
+    .description(
+      'the runbooks on this task queue, newest first, with node, kind, phase and the gate each waits at; filters combine (AND)',
+    )
+    .option('--node <node>', 'only the runbooks of this node')
+    .option('--phase <phase>', `only runbooks in this phase (${PHASES.join(', ')})`)
+    .option('--waiting', 'only runbooks waiting for a decision now')
+    .option('--limit <count>', 'show at most this many (default 20)')
+    .option('--json', 'print the runbooks as JSON')
+    .action(async (options: object) => {
+      const input = parseOptions(Input, { ...options });
+      if (input.waiting && input.phase !== undefined && input.phase !== 'waiting') {
+        throw new UsageError(
+          `--waiting lists runbooks in phase waiting, so --phase ${input.phase} matches none.`,
+          'Leave out one of the two filters.',
+        );
+      }
+      const { withClient } = load.client();
+      await withClient(async (rb) => {
+        const rows = await listRows(rb, input, input.limit);
+        if (input.json) return printJson(rows);
+        if (rows.length === 0) return printLine(noneLine(rb.taskQueue, input));
+        formatRows(rows).forEach((line) => printLine(line));
+      });
+    });
+}
+
+function noneLine(taskQueue: string, filters: ListFilters): string {
+  const what = [
+    filters.waiting ? 'waiting' : undefined,
+    filters.phase ? `in phase ${filters.phase}` : undefined,
+    filters.node ? `on node ${filters.node}` : undefined,
+  ].filter(Boolean);
+  return `no runbooks${what.length > 0 ? ` ${what.join(' ')}` : ''} on task queue ${taskQueue}`;
+}
+
+async function listRows(rb: RunbookClient, filters: ListFilters, limit: number): Promise<RunbookRow[]> {
+  const { askStatus } = load.observe();
+  const rows: RunbookRow[] = [];
+  for await (const info of rb.client.workflow.list({
+    query: listQuery(rb.taskQueue, filters),
+    pageSize: limit,
+  })) {
+    const row = rowOf(info);
+    if (info.status.name === 'RUNNING') {
+      const asked = await askStatus(
+        rb,
+        rb.client.workflow.getHandle(info.workflowId, info.runId),
+        info.taskQueue,
+      );
+      if (asked.status) {
+        row.phase = asked.status.phase;
+        row.where = whereItIs(asked.status);
+        if (asked.status.waiting) row.waitingOn = asked.status.waiting.gate;
+        else delete row.waitingOn;
+      } else row.where = asked.problem;
+    }
+    rows.push(row);
+    if (rows.length >= limit) break;
+  }
+  return rows;
+}
+
+/** A row from what the visibility store holds: the runbook's own search attributes, Temporal's status. */
+export function rowOf(info: WorkflowExecutionInfo): RunbookRow {
+  const attributes = info.typedSearchAttributes;
+  const node = attributes.get(MESH_NODE) ?? info.workflowId.replace(runbookWorkflowId(''), '');
+  const said = Phase.safeParse(attributes.get(MESH_PHASE));
+  const closed = info.status.name !== 'RUNNING';
+  // A run closed from outside the runbook (terminated, timed out) never published its end.
+  const phase =
+    closed && (!said.success || !isTerminal(said.data))
+      ? phaseOfClosed(info.status.name, undefined)
+      : said.success
+        ? said.data
+        : undefined;
+  const waitingOn = closed ? undefined : attributes.get(MESH_WAITING_ON);
+  return {
+    id: info.workflowId,
+    kind: attributes.get(MESH_KIND) ?? kindOfWorkflowType(info.type) ?? info.type,
+    node,
+    type: info.type,
+    status: info.status.name,
+    ...(phase ? { phase } : {}),
+    ...(waitingOn ? { waitingOn } : {}),
+    startTime: info.startTime.toISOString(),
+    ...(info.closeTime ? { closeTime: info.closeTime.toISOString() } : {}),
+  };
+}
+
+export function formatRows(rows: RunbookRow[]): string[] {
+  const table = rows.map((row) => [
+    row.id,
+    row.kind,
+    row.node,
+    row.phase ?? row.status.toLowerCase(),
+    row.waitingOn ?? '',
+    isoSeconds(row.startTime).replace('T', ' '),
+    row.where ?? '',
+  ]);
+  const header = ['ID', 'KIND', 'NODE', 'PHASE', 'WAITING ON', 'STARTED', 'WHERE'];
+  const widths = header.map((title, column) =>
+    Math.max(title.length, ...table.map((cells) => (cells[column] ?? '').length)),
+  );
+  const line = (cells: string[]) =>
+    cells
+      .map((cell, column) => cell.padEnd(widths[column] ?? 0))
+      .join('  ')
+      .trimEnd();
+  return [colour.bold(line(header)), ...table.map(line)];
+}

@@ -1,0 +1,34 @@
+import type { Phase } from '../../../workflows/contracts';
+import { MESH_NODE, MESH_PHASE, WAITING_QUERY } from '../../../workflows/search-attributes';
+import { runbooksQuery } from '../kinds';
+
+export interface ListFilters {
+  node?: string | undefined;
+  phase?: Phase | undefined;
+  /** Only runbooks waiting for a decision now. */
+  waiting?: boolean | undefined;
+}
+
+const quoted = (value: string) => `'${value.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
+
+/**
+ * A phase as a visibility clause. A runbook that waits or runs is an open execution (a terminated one keeps
+ * its last MeshPhase); one closed from outside the runbook (terminated, timed out) never said it failed, but
+ * is failed all the same, as `status` reports it.
+ */
+function phaseClause(phase: Phase): string {
+  const said = `${MESH_PHASE.name} = ${quoted(phase)}`;
+  if (phase === 'running' || phase === 'waiting') return `${said} AND ExecutionStatus = 'Running'`;
+  if (phase === 'failed') return `(${said} OR ExecutionStatus IN ('Terminated', 'TimedOut'))`;
+  return said;
+}
+
+/** The visibility query for `mesh runbook list`: every runbook on the task queue, filters ANDed. */
+export function listQuery(taskQueue: string, filters: ListFilters): string {
+  return [
+    runbooksQuery(taskQueue),
+    ...(filters.node !== undefined ? [`${MESH_NODE.name} = ${quoted(filters.node)}`] : []),
+    ...(filters.phase !== undefined ? [phaseClause(filters.phase)] : []),
+    ...(filters.waiting ? [WAITING_QUERY] : []),
+  ].join(' AND ');
+}

@@ -1,0 +1,84 @@
+import type { Command } from 'commander';
+import { z } from 'zod';
+import { checkMovePaths, MovePathError } from '../../../activities/data/paths';
+import { DataPathMoveInput, type DataPathMoveInputArg } from '../../../workflows/contracts';
+import { UsageError } from '../../errors';
+import { operator } from '../kinds';
+import { load } from '../lazy';
+import { parseOptions } from '../options';
+import { firstIssue } from '../../../mesh/zod-issue';
+
+const collect = (value: string, previous: string[] = []) => [...previous, value];
+
+const Options = z.object({
+  node: z.string(),
+  module: z.string(),
+  from: z.string(),
+  to: z.string(),
+  container: z.array(z.string()).default([]),
+  as: z.string().min(1).optional(),
+  detach: z.boolean().default(false),
+  json: z.boolean().default(false),
+});
+
+/** The workflow input from the options; path mistakes are refused here, before anything starts. */
+export function dataPathMoveInputFrom(options: z.infer<typeof Options>, startedBy: string) {
+  let paths: { from: string; to: string };
+  try {
+    paths = checkMovePaths(options.from, options.to);
+  } catch (error) {
+    if (error instanceof MovePathError) {
+      throw new UsageError(
+        error.message,
+        'Give two distinct absolute paths, neither inside the other, e.g. --from /srv/forge --to /var/lib/forge.',
+      );
+    }
+    throw error;
+  }
+  const raw: DataPathMoveInputArg = {
+    node: options.node,
+    module: options.module,
+    ...paths,
+    containers: options.container,
+    startedBy,
+  };
+  const parsed = DataPathMoveInput.safeParse(raw);
+  if (!parsed.success) {
+    const { path, problem } = firstIssue(parsed.error);
+    const field = String(path[0] ?? 'input');
+    throw new UsageError(
+      `--${field === 'containers' ? 'container' : field} is invalid: ${problem}.`,
+      'Names use lower-case letters, digits and dashes, e.g. --node forge1 --module forge.',
+    );
+  }
+  return parsed.data;
+}
+
+export function registerStartDataPathMove(start: Command): void {
+  start
+    .command('data-path-move')
+    .description(
+      "move a module's data to a new host path; containers must be recreated on it, the old data stays until approved",
+    )
+    .requiredOption('--node <node>', 'the node the data lives on')
+    .requiredOption('--module <module>', 'the module whose data moves')
+    .requiredOption('--from <path>', 'the host path the data is on now')
+    .requiredOption('--to <path>', 'the host path it moves to (absent or empty)')
+    .option(
+      '--container <name>',
+      'a container expected to mount --from (repeat for each; default: whatever mounts it)',
+      collect,
+    )
+    .option('--as <user>', 'who starts the runbook (default: your OS user)')
+    .option('--detach', 'start it and return; do not follow it')
+    .option(
+      '--json',
+      'print JSON: the started runbook with --detach, else JSON lines as it goes (the last one has its final status)',
+    )
+    .action(async (options: object) => {
+      const opts = parseOptions(Options, { ...options });
+      const input = dataPathMoveInputFrom(opts, operator(opts.as));
+      const { launch } = load.launch();
+      await launch(load.workflows().dataPathMove, input, opts);
+    });
+}

@@ -1,0 +1,51 @@
+import type { Command } from 'commander';
+import { z } from 'zod';
+import { operator } from '../kinds';
+import { load } from '../lazy';
+import { parseOptions } from '../options';
+import { edgeFlipInputFrom } from './edge-flip-input';
+
+const collect = (value: string, previous: string[] = []) => [...previous, value];
+
+const Options = z.object({
+  node: z.string(),
+  module: z.string(),
+  predecessor: z.string(),
+  publicName: z.array(z.string()).min(1),
+  publicAddress: z.string(),
+  successorAddress: z.string(),
+  successorMarker: z.string().optional(),
+  expectStatus: z.string().optional(),
+  as: z.string().min(1).optional(),
+  detach: z.boolean().default(false),
+  json: z.boolean().default(false),
+});
+
+export function registerStartEdgeFlip(start: Command): void {
+  start
+    .command('edge-flip')
+    .description("replace a node's edge proxy with its successor; the predecessor stops only after approval")
+    .requiredOption('--node <node>', 'the node whose edge is flipped')
+    .requiredOption('--module <module>', 'the successor edge module')
+    .requiredOption('--predecessor <module>', 'the edge module serving the public names now')
+    .requiredOption('--public-name <host>', 'a public host name the edge serves (repeat for each)', collect)
+    .requiredOption(
+      '--public-address <url>',
+      'where the node serves its public names, e.g. http://10.0.0.5:80',
+    )
+    .requiredOption('--successor-address <url>', 'where the successor answers before the flip')
+    .option('--successor-marker <text>', "text only the successor's answers contain")
+    .option('--expect-status <code>', 'the HTTP status every public name answers with (default 200)')
+    .option('--as <user>', 'who starts the runbook (default: your OS user)')
+    .option('--detach', 'start it and return; do not follow it')
+    .option(
+      '--json',
+      'print JSON: the started runbook with --detach, else JSON lines as it goes (the last one has its final status)',
+    )
+    .action(async (options: object) => {
+      const opts = parseOptions(Options, { ...options });
+      const input = edgeFlipInputFrom(opts, operator(opts.as));
+      const { launch } = load.launch();
+      await launch(load.workflows().edgeFlip, input, opts);
+    });
+}

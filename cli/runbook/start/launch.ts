@@ -1,0 +1,74 @@
+import { WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
+import { runbookKindOf, startRunbook, type RunbookWorkflow } from '../../../client/start-runbook';
+import { runbookWorkflowId } from '../../../workflows/contracts';
+import { UsageError } from '../../errors';
+import { errorColour, printJson, printJsonLine, printLine } from '../../output';
+import { withClient, type RunbookClient } from '../client';
+import { exitForPhase } from '../exit-codes';
+import { concludeFollow, follow } from '../follow/follow';
+import { observe } from '../observe';
+import { busySentence, whereItIs } from '../render';
+
+export interface LaunchOptions {
+  /** Start it and return; do not follow it. */
+  detach: boolean;
+  json: boolean;
+}
+
+/**
+ * `mesh runbook start <kind>`: starts the node's runbook by its workflow function (a second one on the node
+ * is refused by Temporal, and named here), then follows it unless detached. Sets the exit code from where
+ * the runbook stands.
+ */
+export async function launch<W extends RunbookWorkflow>(
+  workflow: W,
+  input: Parameters<W>[0],
+  options: LaunchOptions,
+): Promise<void> {
+  await withClient((rb) => launchOn(rb, workflow, input, options), { operator: input.startedBy });
+}
+
+async function launchOn<W extends RunbookWorkflow>(
+  rb: RunbookClient,
+  workflow: W,
+  input: Parameters<W>[0],
+  options: LaunchOptions,
+): Promise<void> {
+  const kind = runbookKindOf(workflow);
+  const id = runbookWorkflowId(input.node);
+  try {
+    await startRunbook(rb.client, workflow, input, { taskQueue: rb.taskQueue });
+  } catch (error) {
+    if (error instanceof WorkflowExecutionAlreadyStartedError) throw await busy(rb, id, input.node);
+    throw error;
+  }
+  if (!(await rb.hasWorker(rb.taskQueue).catch(() => true))) {
+    process.stderr.write(
+      `${errorColour.yellow('note:')} no worker polls task queue ${rb.taskQueue} yet; ${id} begins when one runs (\`mesh runbook worker\` or \`mesh runbook dev\`).\n`,
+    );
+  }
+  const started = { id, kind, taskQueue: rb.taskQueue, input };
+  if (options.detach) {
+    if (options.json) printJson(started);
+    else {
+      printLine(`started ${id} (${kind} on ${input.node}) on task queue ${rb.taskQueue}`);
+      printLine(`follow it with \`mesh runbook watch ${id}\``);
+    }
+    return;
+  }
+  if (options.json) printJsonLine({ event: 'started', ...started });
+  else printLine(`started ${id} (${kind} on ${input.node})`);
+  const end = await follow(rb, id, { stopWhenWaiting: true, quiet: false, json: options.json });
+  concludeFollow(end, options.json, exitForPhase);
+}
+
+async function busy(rb: RunbookClient, id: string, node: string): Promise<UsageError> {
+  const running = await observe(rb, id);
+  const where = running.status
+    ? whereItIs(running.status)
+    : `at an unknown step (${running.unanswered ?? 'no worker answered'})`;
+  return new UsageError(
+    busySentence(id, running.kind, node, running.status?.startedBy ?? running.startedBy, where),
+    `Follow it with \`mesh runbook watch ${id}\`, or stop it with \`mesh runbook abort ${id}\`.`,
+  );
+}

@@ -1,0 +1,118 @@
+import assert from 'node:assert/strict';
+import { execFile, spawn, type ChildProcessByStdio } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { symlink } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Readable } from 'node:stream';
+import { after, describe, it } from 'node:test';
+import { promisify } from 'node:util';
+import { removeNodeContainers } from '../../docker/cleanup';
+import { DockerEngine, LABEL } from '../../docker/engine';
+import { LocalMesh } from '../../mesh/local';
+import { seedForgeScenario } from '../../mesh/local/scenarios/forge-move';
+import { runbookWorkflowId } from '../../workflows/contracts';
+import { freePort } from '../support/runbooks';
+import { Scratch } from '../support/scratch';
+
+const MESH = join(__dirname, '..', '..', 'bin', 'mesh.js');
+const run = promisify(execFile);
+const RESUME = /Resume the demo with `([^`]+)`/;
+
+type Shell = ChildProcessByStdio<null, Readable, Readable>;
+
+/** Runs a command line as printed, through bash, with `mesh` on PATH (no terminal: stdin is /dev/null). */
+function shell(
+  line: string,
+  binDir: string,
+): { child: Shell; output: () => string; exited: Promise<number | null> } {
+  const child = spawn('bash', ['-c', `exec ${line}`], {
+    env: { ...process.env, PATH: `${binDir}:${process.env.PATH ?? ''}` },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+  return { child, output: () => output, exited };
+}
+
+async function printed(output: () => string, pattern: RegExp, timeoutMs = 240_000): Promise<RegExpExecArray> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const found = pattern.exec(output());
+    if (found) return found;
+    if (Date.now() > deadline)
+      assert.fail(`no ${pattern} within ${timeoutMs / 1000} s; output:\n${output()}`);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+}
+
+describe('mesh runbook demo: resets its state, and says the command that really resumes it', () => {
+  const scratch = new Scratch();
+  const node = `demo${randomBytes(3).toString('hex')}`;
+  const earlierNode = `${node}-earlier`;
+  let running: Shell | undefined;
+
+  after(async () => {
+    if (running && running.exitCode === null) {
+      const gone = new Promise((resolve) => running?.once('close', resolve));
+      running.kill('SIGINT');
+      await gone;
+    }
+    await removeNodeContainers([node, earlierNode]);
+    await scratch.cleanup();
+  });
+
+  it('stops without a terminal, resumes with the printed command, moves on by a decision from elsewhere', async () => {
+    const stateDir = await scratch.dir('mesh-demo-');
+    const binDir = await scratch.dir('mesh-demo-bin-');
+    await symlink(MESH, join(binDir, 'mesh'));
+    const engine = new DockerEngine();
+    const containersOf = async (name: string) => (await engine.listByLabels({ [LABEL.node]: name })).length;
+
+    // What an earlier demo in the same state left running: a reset must not leave it on a deleted data dir.
+    const earlier = new LocalMesh({ stateDir: join(stateDir, 'local'), engine });
+    await seedForgeScenario(earlier, {
+      node: earlierNode,
+      module: 'forge',
+      image: 'mesh-local/forge:latest',
+      from: '/srv/forge',
+      port: await freePort(),
+    });
+    assert.equal(await containersOf(earlierNode), 1);
+
+    const ports = `--port ${await freePort()} --ui-port ${await freePort()}`;
+    const first = shell(`mesh runbook demo --state-dir ${stateDir} --node ${node} ${ports}`, binDir);
+    running = first.child;
+    assert.equal(await first.exited, 3, first.output());
+    assert.equal(await containersOf(earlierNode), 0, 'the reset removed the earlier demo node’s container');
+    const id = runbookWorkflowId(node);
+    assert.match(first.output(), /‖ waiting at gate-apply \(held\)/);
+    assert.match(
+      first.output(),
+      new RegExp(`the demo stops here, and ${id} waits at gate-apply for a decision`),
+    );
+    const command = (RESUME.exec(first.output()) ?? assert.fail(first.output()))[1] ?? '';
+    assert.equal(command, `mesh runbook demo --resume --state-dir ${stateDir} ${ports}`);
+    assert.ok(first.output().includes(`resume with \`${command}\``), 'dev, stopping, names the same command');
+
+    const resumed = shell(command, binDir);
+    running = resumed.child;
+    const address = (
+      await printed(resumed.output, /waiting for a decision at gate-apply: .* TEMPORAL_ADDRESS=(\S+),/)
+    )[1];
+    const decided = await run(MESH, ['runbook', 'decide', node, 'take', '--as', 'tester'], {
+      env: { ...process.env, TEMPORAL_ADDRESS: address },
+    });
+    assert.match(decided.stdout, /recorded: take at gate-apply by tester/);
+    await printed(resumed.output, /waiting for a decision at approve-stop-predecessor/);
+
+    resumed.child.kill('SIGINT');
+    assert.equal(await resumed.exited, 130, resumed.output());
+    assert.match(
+      resumed.output(),
+      new RegExp(`stopped; ${id} waits at approve-stop-predecessor\\. Resume the demo`),
+    );
+    assert.equal(RESUME.exec(resumed.output())?.[1], command, 'the same command resumes it again');
+  });
+});

@@ -1,0 +1,144 @@
+import assert from 'node:assert/strict';
+import { execFile, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
+import { after, describe, it } from 'node:test';
+import { promisify } from 'node:util';
+import { portInUse } from '../../worker/dev-server';
+import { freePort } from '../support/runbooks';
+import { Scratch } from '../support/scratch';
+
+const MESH = join(__dirname, '..', '..', 'bin', 'mesh.js');
+const run = promisify(execFile);
+
+interface Outcome {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+async function mesh(args: string[], env: NodeJS.ProcessEnv = {}): Promise<Outcome> {
+  try {
+    const { stdout, stderr } = await run(MESH, args, { env: { ...process.env, ...env } });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const failed = error as { code: number; stdout: string; stderr: string };
+    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
+  }
+}
+
+/** `mesh ...` whose stdout reader is gone before it writes a byte: every write it makes meets EPIPE. */
+function meshWithoutReader(args: string[], env: NodeJS.ProcessEnv = {}): Promise<Outcome> {
+  const child = spawn(process.execPath, [MESH, ...args], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout.destroy();
+  let stderr = '';
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  return new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout: '', stderr })));
+}
+
+describe('mesh as a Unix tool', () => {
+  const scratch = new Scratch();
+  after(() => scratch.cleanup());
+
+  it('ends quietly with exit 0 when the reader of its output has gone', async () => {
+    const env = {
+      MESH_TASK_QUEUE: `cli-unix-${randomBytes(4).toString('hex')}`,
+      MESH_LOCAL_STATE: await scratch.dir('mesh-unix-'),
+    };
+    for (const args of [['runbook', '--help'], ['runbook', 'list'], ['local', 'node', 'list'], ['--help']]) {
+      const outcome = await meshWithoutReader(args, env);
+      assert.deepEqual([outcome.code, outcome.stderr], [0, ''], `mesh ${args.join(' ')}`);
+    }
+  });
+
+  it('`mesh runbook --help | head -3` prints three lines and exits 0', async () => {
+    const { stdout, stderr } = await run(
+      'bash',
+      ['-c', 'set -o pipefail; "$MESH" runbook --help | head -3'],
+      {
+        env: { ...process.env, MESH },
+      },
+    );
+    assert.equal(stdout.split('\n').length, 4, stdout);
+    assert.match(stdout, /^Usage: mesh runbook /);
+    assert.equal(stderr, '');
+  });
+
+  it('stops `mesh runbook dev` as on Ctrl-C when its reader has gone: worker drained, server stopped', async () => {
+    const stateDir = await scratch.dir('mesh-unix-dev-');
+    const [port, uiPort] = [await freePort(), await freePort()];
+    const args = ['--state-dir', stateDir, '--port', String(port), '--ui-port', String(uiPort)];
+    const outcome = await meshWithoutReader(['runbook', 'dev', ...args], {
+      MESH_TASK_QUEUE: `cli-unix-dev-${randomBytes(4).toString('hex')}`,
+    });
+    assert.equal(outcome.code, 0, outcome.stderr);
+    assert.match(outcome.stderr, /SIGINT: stopping/);
+    assert.match(
+      outcome.stderr,
+      /runbooks stay in .*temporal\.db and resume with `MESH_TASK_QUEUE=cli-unix-dev-/,
+    );
+    assert.doesNotMatch(outcome.stderr, /EPIPE|at .*\.ts:\d+/);
+    assert.equal(await portInUse('127.0.0.1', port), false, 'the dev server stopped with it');
+  });
+
+  it('stops `mesh runbook dev 2>&1 | head -2` quietly even while its worker is still being built', async () => {
+    const stateDir = await scratch.dir('mesh-unix-dev-');
+    const port = await freePort();
+    const dev = `"$MESH" runbook dev --state-dir ${stateDir} --port ${port} --ui-port ${await freePort()}`;
+    const { stdout } = await run('bash', ['-c', `set -o pipefail; ${dev} 2>&1 | head -2`], {
+      env: { ...process.env, MESH, MESH_TASK_QUEUE: `cli-unix-dev-${randomBytes(4).toString('hex')}` },
+    });
+    assert.match(stdout, /^starting the Temporal dev server on 127\.0\.0\.1:\d+…\nstarting the worker/);
+    assert.equal(await portInUse('127.0.0.1', port), false, 'the dev server stopped with it');
+  });
+
+  it('names an unknown command with exit 2, suggesting the command meant, also before --help', async () => {
+    const cases: [string[], string, string][] = [
+      [
+        ['runbook', 'plna'],
+        'mesh runbook has no command "plna".',
+        'Its commands: start, watch, status, history, list, approve, decide, abort, worker, dev, demo; see `mesh runbook --help`.',
+      ],
+      [['plna'], 'mesh has no command "plna".', 'Its commands: config, local, runbook; see `mesh --help`.'],
+      [
+        ['runbook', 'stauts', '--help'],
+        'mesh runbook has no command "stauts".',
+        'Did you mean `mesh runbook status`?',
+      ],
+      [
+        ['runbook', 'help', 'wacth'],
+        'mesh runbook has no command "wacth".',
+        'Did you mean `mesh runbook watch`?',
+      ],
+      [['local', 'nod', 'list'], 'mesh local has no command "nod".', 'Did you mean `mesh local node`?'],
+      [
+        ['runbook', 'start', 'edge-flp', '--help'],
+        'There is no runbook kind "edge-flp"; the kinds are edge-flip and data-path-move (this CLI starts edge-flip and data-path-move).',
+        'Did you mean `mesh runbook start edge-flip`?',
+      ],
+    ];
+    for (const [args, sentence, suggestion] of cases) {
+      const outcome = await mesh(args);
+      assert.deepEqual(
+        [outcome.code, outcome.stdout, outcome.stderr],
+        [2, '', `error: ${sentence}\n${suggestion}\n`],
+        `mesh ${args.join(' ')}`,
+      );
+    }
+    const plna = await mesh(['runbook', 'plna', '--help']);
+    assert.deepEqual([plna.code, plna.stdout], [2, '']);
+  });
+
+  it('shows the commands on stderr with exit 2 when none is named, and help asked for on stdout with exit 0', async () => {
+    const bare = await mesh(['runbook']);
+    assert.equal(bare.code, 2);
+    assert.equal(bare.stdout, '');
+    assert.match(bare.stderr, /^Usage: mesh runbook \[options\] \[command\]/);
+    const asked = await mesh(['runbook', 'help', 'status']);
+    assert.equal(asked.code, 0);
+    assert.match(asked.stdout, /^Usage: mesh runbook status \[options\] <id>/);
+  });
+});
