@@ -2,6 +2,7 @@ import type { MeshPort } from '../mesh/port';
 import type { DockerEngine } from '../docker/engine';
 import { createDataActivities } from './data';
 import { createDockerActivities } from './docker';
+import type { HostRootOf } from './host-root';
 import { createMeshActivities } from './mesh';
 import { createProbeActivities } from './probes';
 import { createRunbookActivities, type RunbookSettingsDeps } from './runbook';
@@ -9,6 +10,8 @@ import { createRunbookActivities, type RunbookSettingsDeps } from './runbook';
 export interface ActivityDeps extends RunbookSettingsDeps {
   mesh: MeshPort;
   dockerFor(node: string): DockerEngine;
+  /** Where each node's host paths are on this worker's machine (activities/host-root.ts). */
+  hostRootOf: HostRootOf;
 }
 
 /** Every activity the runbooks use, built from the same dependencies in production and in tests. */
@@ -23,3 +26,4 @@ export function createActivities(deps: ActivityDeps) {
 }
 
 export type Activities = ReturnType<typeof createActivities>;
+export { fixedHostRoot, hostRootFromMesh, type HostRootOf } from './host-root';

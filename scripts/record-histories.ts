@@ -5,6 +5,7 @@ import { Client } from '@temporalio/client';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { DefaultLogger, Runtime, Worker } from '@temporalio/worker';
+import { hostRootFromMesh } from '../activities';
 import { dockerResolver } from '../docker/endpoints';
 import { startRunbook } from '../client/start-runbook';
 import { DockerEngine, LABEL } from '../docker/engine';
@@ -132,7 +133,12 @@ async function main(): Promise<void> {
     const worker = await createRunbookWorker({
       connection: env.nativeConnection,
       namespace: env.namespace ?? 'default',
-      deps: { mesh, dockerFor: dockerResolver({}), policy: REMINDING_SOON },
+      deps: {
+        mesh,
+        dockerFor: dockerResolver({}),
+        hostRootOf: hostRootFromMesh(mesh),
+        policy: REMINDING_SOON,
+      },
       taskQueue: TASK_QUEUE,
       identity: 'record-histories',
     });

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import type { ActivityDeps } from '../activities';
+import { hostRootFromMesh, type ActivityDeps } from '../activities';
 import { webhookNotifier, type Notifier } from '../activities/runbook/notifier';
 import { ANY_NODE, loadConfig, redactUrl, type MeshConfig } from '../config';
 import type { WebhookConfig } from '../config/webhook';
@@ -12,8 +12,11 @@ import type { MeshPort } from '../mesh/port';
 /** The worker's activity dependencies from the effective config (see config/): mesh, Docker, policy, notifier. */
 export function depsFromConfig(config: MeshConfig): ActivityDeps {
   const { [ANY_NODE]: fallback, ...nodes } = config.nodes;
+  const mesh = meshOf(config.mesh);
   return {
-    mesh: meshOf(config.mesh),
+    mesh,
+    // Node workers use their own host root (worker/node-worker.ts); this answers for revision-1 runbooks.
+    hostRootOf: hostRootFromMesh(mesh),
     dockerFor: dockerResolver({ ...(fallback ? { default: fallback } : {}), nodes }),
     policy: config.policy,
     ...(config.notifier ? { notifier: describedWebhook(config.notifier.webhook) } : {}),

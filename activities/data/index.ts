@@ -1,6 +1,7 @@
 import { lstat, rm } from 'node:fs/promises';
 import { hostPathOnNode } from '../../docker/placement';
 import type { MeshPort } from '../../mesh/port';
+import type { HostRootOf } from '../host-root';
 import { activitySignal, heartbeat } from '../heartbeat';
 import { copyTreeWithResume, type CopyResult } from './copy-tree';
 import { moveRefusalsAreFinal } from './failures';
@@ -18,6 +19,7 @@ export type { MoveSize } from './preflight';
 
 export interface DataActivityDeps {
   mesh: MeshPort;
+  hostRootOf: HostRootOf;
 }
 
 /** A move of node `node`'s data from host path `from` (A) to `to` (B), both as the node names them. */
@@ -28,11 +30,11 @@ export interface MoveOnNode {
 }
 
 /** Activities that read, copy, verify and remove a node's data directories (the data-path-move runbook). */
-export function createDataActivities({ mesh }: DataActivityDeps) {
+export function createDataActivities({ hostRootOf }: DataActivityDeps) {
   /** A and B checked, and where they live on this machine (the node's host root, `/` for a real node). */
   const locate = async ({ node, from, to }: MoveOnNode) => {
     const paths = checkMovePaths(from, to);
-    const { hostRoot } = await mesh.nodeState(node);
+    const hostRoot = await hostRootOf(node);
     return {
       ...paths,
       hostFrom: hostPathOnNode(hostRoot, paths.from),
@@ -71,7 +73,7 @@ export function createDataActivities({ mesh }: DataActivityDeps) {
     removeTree: ({ node, path }: { node: string; path: string }): Promise<void> =>
       moveRefusalsAreFinal(async () => {
         const checked = checkNodePath('path to remove', path);
-        const host = hostPathOnNode((await mesh.nodeState(node)).hostRoot, checked);
+        const host = hostPathOnNode(await hostRootOf(node), checked);
         if (!(await lstat(host).catch(() => undefined))) return;
         const stopTicker = startTicker(() => heartbeat({ removing: checked }));
         await rm(host, { recursive: true, force: true }).finally(stopTicker);

@@ -1,5 +1,6 @@
 import type { DockerEngine } from '../../docker/engine';
 import type { MeshPort } from '../../mesh/port';
+import type { HostRootOf } from '../host-root';
 import type { ContainerEvidence } from '../../workflows/verdict/evidence';
 import { inspectModuleContainers, type InspectModuleInput } from './inspect-containers';
 import { recreateContainers } from './recreate';
@@ -21,6 +22,7 @@ export interface DockerActivityDeps {
   mesh: MeshPort;
   /** The Docker engine of a node (see `dockerResolver` in docker/endpoints for per-node endpoints). */
   dockerFor(node: string): DockerEngine;
+  hostRootOf: HostRootOf;
 }
 
 /** Activities that read and change a node's containers through its Docker engine, not through mesh. */

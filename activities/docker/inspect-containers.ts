@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { specHash } from '../../docker/container-options';
 import { LABEL, type DockerEngine } from '../../docker/engine';
 import type { MeshPort } from '../../mesh/port';
+import type { HostRootOf } from '../host-root';
 import { Name } from '../../mesh/schemas';
 import { firstIssueText } from '../../mesh/zod-issue';
 import { ContainerEvidence, type Mount } from '../../workflows/verdict/evidence';
@@ -92,7 +93,7 @@ function inspection(
  * two containers carry the same module container's labels: picking one could hide the other.
  */
 export async function inspectModuleContainers(
-  deps: { mesh: MeshPort; dockerFor(node: string): DockerEngine },
+  deps: { mesh: MeshPort; dockerFor(node: string): DockerEngine; hostRootOf: HostRootOf },
   input: InspectModuleInput,
 ): Promise<ContainerEvidence[]> {
   const { node, module, stabilityWindowMs } = parseActivityInput(
@@ -100,7 +101,7 @@ export async function inspectModuleContainers(
     InspectModuleInput,
     input,
   );
-  const [spec, state] = await Promise.all([deps.mesh.moduleSpec(module), deps.mesh.nodeState(node)]);
+  const [spec, hostRoot] = await Promise.all([deps.mesh.moduleSpec(module), deps.hostRootOf(node)]);
   const engine = deps.dockerFor(node);
   const readAll = () => Promise.all(spec.containers.map((c) => readContainer(engine, node, module, c.name)));
 
@@ -117,7 +118,7 @@ export async function inspectModuleContainers(
     desiredMounts: c.mounts.map((m) => ({ source: m.hostPath, destination: m.containerPath })),
     desiredImage: c.image,
     desiredSpecHash: specHash(c),
-    observed: inspection(first[i], second[i], state.hostRoot),
+    observed: inspection(first[i], second[i], hostRoot),
   }));
   const checked = z.array(ContainerEvidence).safeParse(evidence);
   if (!checked.success) throw unreadableInspection(node, module, firstIssueText(checked.error));

@@ -2,6 +2,7 @@ import type { DockerEngine } from '../../docker/engine';
 import { specHash } from '../../docker/container-options';
 import { placementOn } from '../../docker/placement';
 import type { MeshPort } from '../../mesh/port';
+import type { HostRootOf } from '../host-root';
 import type { ContainerSpec } from '../../mesh/schemas';
 import { refusalsAreFinal } from '../failures';
 import { heartbeat } from '../heartbeat';
@@ -33,12 +34,12 @@ function isCurrent(found: LabelledContainer | undefined, spec: ContainerSpec): b
  * same module container's labels fail the activity (which one is meant is unclear).
  */
 export async function recreateContainers(
-  deps: { mesh: MeshPort; dockerFor(node: string): DockerEngine },
+  deps: { mesh: MeshPort; dockerFor(node: string): DockerEngine; hostRootOf: HostRootOf },
   input: ContainersOnNode,
 ): Promise<{ recreated: string[] }> {
   const target = await parseNamedTarget('recreateContainers', deps.mesh, input);
   const { node, module, containers, spec } = target;
-  const { hostRoot } = await refusalsAreFinal(() => deps.mesh.nodeState(node));
+  const hostRoot = await refusalsAreFinal(() => deps.hostRootOf(node));
   const engine = deps.dockerFor(node);
   const recreated: string[] = [];
   for (const name of containers) {

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { CancelledFailure } from '@temporalio/common';
 import { MockActivityEnvironment } from '@temporalio/testing';
+import { hostRootFromMesh } from '../../activities';
 import { createDataActivities, type CopyProgress, type CopyResult } from '../../activities/data';
 import { copyTreeWithResume } from '../../activities/data/copy-tree';
 import { verifyTrees } from '../../activities/data/verify-tree';
@@ -28,7 +29,7 @@ describe('resuming a data copy', () => {
     const hostRoot = await scratch.dir('mesh-data-resume-');
     const mesh = new LocalMesh({ stateDir: join(hostRoot, 'state') });
     await mesh.createNode(node, { adopted: false, hostRoot });
-    data = createDataActivities({ mesh });
+    data = createDataActivities({ mesh, hostRootOf: hostRootFromMesh(mesh) });
     [from, to] = [join(hostRoot, 'srv/many'), join(hostRoot, 'var/lib/many')];
     await mkdir(join(from, 'sub'), { recursive: true });
     for (let i = 0; i < FILES; i++)

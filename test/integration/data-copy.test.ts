@@ -17,6 +17,7 @@ import {
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { MockActivityEnvironment } from '@temporalio/testing';
+import { hostRootFromMesh } from '../../activities';
 import { createDataActivities, type CopyProgress } from '../../activities/data';
 import { LocalMesh } from '../../mesh/local';
 import { Scratch } from '../support/scratch';
@@ -81,7 +82,7 @@ describe('copying a data tree', () => {
     hostRoot = await scratch.dir('mesh-data-copy-');
     const mesh = new LocalMesh({ stateDir: join(hostRoot, 'state') });
     await mesh.createNode(node, { adopted: false, hostRoot });
-    data = createDataActivities({ mesh });
+    data = createDataActivities({ mesh, hostRootOf: hostRootFromMesh(mesh) });
     await seedForge(join(hostRoot, 'srv/forge'));
   });
   after(() => scratch.cleanup());

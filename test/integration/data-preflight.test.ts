@@ -4,6 +4,7 @@ import { lstat, mkdir, rm, symlink, truncate, writeFile } from 'node:fs/promises
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { ApplicationFailure } from '@temporalio/common';
+import { hostRootFromMesh } from '../../activities';
 import { createDataActivities } from '../../activities/data';
 import { LocalMesh } from '../../mesh/local';
 import { FAILURE } from '../../workflows/contracts';
@@ -32,7 +33,7 @@ describe('preflight and removal of data paths', () => {
     hostRoot = await scratch.dir('mesh-data-preflight-');
     const mesh = new LocalMesh({ stateDir: join(hostRoot, 'state') });
     await mesh.createNode(node, { adopted: false, hostRoot });
-    data = createDataActivities({ mesh });
+    data = createDataActivities({ mesh, hostRootOf: hostRootFromMesh(mesh) });
     await mkdir(at('srv/forge/repos'), { recursive: true });
     await writeFile(at('srv/forge/repos/a'), 'a'.repeat(1000));
     await writeFile(at('srv/forge/b'), 'b'.repeat(24));

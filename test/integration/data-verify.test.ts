@@ -16,6 +16,7 @@ import {
 import { join } from 'node:path';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { MockActivityEnvironment } from '@temporalio/testing';
+import { hostRootFromMesh } from '../../activities';
 import { createDataActivities, type CopyProgress } from '../../activities/data';
 import { LocalMesh } from '../../mesh/local';
 import { Scratch } from '../support/scratch';
@@ -32,7 +33,7 @@ describe('verifying a copied data tree', () => {
     const hostRoot = await scratch.dir('mesh-data-verify-');
     const mesh = new LocalMesh({ stateDir: join(hostRoot, 'state') });
     await mesh.createNode(node, { adopted: false, hostRoot });
-    data = createDataActivities({ mesh });
+    data = createDataActivities({ mesh, hostRootOf: hostRootFromMesh(mesh) });
     [a, b] = [join(hostRoot, 'srv/app'), join(hostRoot, 'var/lib/app')];
     await mkdir(join(a, 'db'), { recursive: true });
     for (const name of ['db/main.db', 'db/wal', 'notes.txt', 'same.txt'])

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { WorkflowUpdateFailedError } from '@temporalio/client';
+import { hostRootFromMesh } from '../../activities';
 import { dockerResolver } from '../../docker/endpoints';
 import { edgeFlip } from '../../workflows';
 import { decideUpdate, statusQuery } from '../../workflows/contracts';
@@ -23,6 +24,7 @@ describe('a recorded decision is final; four eyes takes no placeholder (real Tem
     const second = await startTestWorker(world.taskQueue, {
       mesh: world.mesh,
       dockerFor: dockerResolver({}),
+      hostRootOf: hostRootFromMesh(world.mesh),
     });
     try {
       const outcomes = await Promise.allSettled([take, abort]);

@@ -6,6 +6,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { after, before, describe, it } from 'node:test';
 import { CancelledFailure } from '@temporalio/common';
 import { MockActivityEnvironment } from '@temporalio/testing';
+import { hostRootFromMesh } from '../../activities';
 import { createDockerActivities } from '../../activities/docker';
 import { containerCreateOptions } from '../../docker/container-options';
 import { BASE_IMAGE, DockerEngine, LABEL } from '../../docker/engine';
@@ -48,7 +49,8 @@ describe('Docker activities against the real engine', () => {
   const scratch = new Scratch();
   const engine = new DockerEngine();
   const node = `t${randomBytes(4).toString('hex')}`;
-  const activities = (mesh: LocalMesh) => createDockerActivities({ mesh, dockerFor: () => engine });
+  const activities = (mesh: LocalMesh) =>
+    createDockerActivities({ mesh, dockerFor: () => engine, hostRootOf: hostRootFromMesh(mesh) });
   let mesh: LocalMesh;
   let hostRoot = '';
 

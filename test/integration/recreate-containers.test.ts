@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { createActivities } from '../../activities';
+import { createActivities, hostRootFromMesh } from '../../activities';
 import { specHash } from '../../docker/container-options';
 import { LABEL } from '../../docker/engine';
 import { containerName, hostPathOnNode } from '../../docker/placement';
@@ -44,7 +44,8 @@ describe('recreating containers on a moved data path (incident 2 and its way out
     assert.ok(world, 'the local world was made');
     return world;
   };
-  const act = () => createActivities({ mesh: w().mesh, dockerFor: () => w().engine });
+  const act = () =>
+    createActivities({ mesh: w().mesh, dockerFor: () => w().engine, hostRootOf: hostRootFromMesh(w().mesh) });
   const web = () => containerName(node, MODULE, 'web');
   const cache = () => containerName(node, MODULE, 'cache');
   const inspect = async (name: string) => {

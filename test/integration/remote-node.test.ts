@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { createActivities } from '../../activities';
+import { createActivities, hostRootFromMesh } from '../../activities';
 import { dockerResolver, type DockerEndpointsConfigInput } from '../../docker/endpoints';
 import { BASE_IMAGE, LABEL, type DockerEngine } from '../../docker/engine';
 import { LocalMesh, runNodeAgent } from '../../mesh/local';
@@ -89,7 +89,11 @@ describe('a second Docker engine as a second node, through a real worker', () =>
     for (const container of spec.containers)
       await engineB.createAndStart(container, placementOn(nodeC, node.hostRoot, spec.module, container.name));
     const endpoints: DockerEndpointsConfigInput = { nodes: { [nodeC]: { tcp } } };
-    const activities = createActivities({ mesh: world.mesh, dockerFor: dockerResolver(endpoints) });
+    const activities = createActivities({
+      mesh: world.mesh,
+      dockerFor: dockerResolver(endpoints),
+      hostRootOf: hostRootFromMesh(world.mesh),
+    });
     const target = { node: nodeC, module: spec.module };
 
     const evidence = await activities.inspectModuleContainers({ ...target, stabilityWindowMs: 0 });

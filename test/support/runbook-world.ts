@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Client, Connection, WorkflowHandleWithFirstExecutionRunId } from '@temporalio/client';
-import type { ActivityDeps } from '../../activities';
+import { hostRootFromMesh, type ActivityDeps } from '../../activities';
 import { dockerResolver } from '../../docker/endpoints';
 import { startRunbook, type RunbookWorkflow } from '../../client/start-runbook';
 import type { DockerEngine } from '../../docker/engine';
@@ -50,7 +50,12 @@ export class RunbookWorld<M extends LocalMesh = LocalMesh> implements AsyncDispo
     const world = new RunbookWorld(local as LocalWorld<M>, connected.client, connected.connection);
     if (options.worker === 'none') return world;
     try {
-      const deps = { mesh: local.mesh, dockerFor: dockerResolver({}), ...options.deps };
+      const deps = {
+        mesh: local.mesh,
+        dockerFor: dockerResolver({}),
+        hostRootOf: hostRootFromMesh(local.mesh),
+        ...options.deps,
+      };
       world.workers.push(await startTestWorker(world.taskQueue, deps, options.wrap));
     } catch (error) {
       await world[Symbol.asyncDispose]();
