@@ -139,6 +139,7 @@ async function main(): Promise<void> {
         hostRootOf: hostRootFromMesh(mesh),
         policy: REMINDING_SOON,
       },
+      nodeQueues: { localMesh: stateDir },
       taskQueue: TASK_QUEUE,
       identity: 'record-histories',
     });

@@ -11,6 +11,9 @@ import { SDK_ACTIVITY_STARTED } from './log-context';
 
 const PINO_LEVEL = { TRACE: 'trace', DEBUG: 'debug', INFO: 'info', WARN: 'warn', ERROR: 'error' } as const;
 
+/** The SDK's warning from every node worker, which polls activities only by design (worker/node-worker.ts). */
+export const SDK_NO_WORKFLOWS = 'No workflows registered, not polling for workflow tasks';
+
 /**
  * The Temporal SDK's logger over a pino root: worker, workflow and activity lines, and (with
  * runtimeLogging's forwarding) the Rust core's. Every line the SDK ties to a workflow carries
@@ -25,7 +28,8 @@ function write(root: pino.Logger, { level, message, meta = {}, timestampNanos }:
   if (message === SDK_ACTIVITY_STARTED && meta.sdkComponent === SdkComponent.worker) return;
   const runbookId: unknown = meta.runbookId ?? meta.workflowId;
   const time = new Date(Number(timestampNanos / 1_000_000n)).toISOString();
-  root[PINO_LEVEL[level]]({ time, ...(runbookId !== undefined ? { runbookId } : {}), ...meta }, message);
+  const pinoLevel = message === SDK_NO_WORKFLOWS ? 'debug' : PINO_LEVEL[level];
+  root[pinoLevel]({ time, ...(runbookId !== undefined ? { runbookId } : {}), ...meta }, message);
 }
 
 /** Runtime options that send the SDK's lines and the Rust core's own lines at `level` to `root`. */

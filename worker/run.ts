@@ -2,7 +2,7 @@ import { NativeConnection, Runtime } from '@temporalio/worker';
 import type { ActivityDeps } from '../activities';
 import { loadConfig } from '../config';
 import { connectionFailure, connectionOptionsFor } from './connection';
-import { createRunbookWorker } from './create-worker';
+import { createRunbookWorker, type NodeQueues } from './create-worker';
 import { runtimeLogging } from './log-bridge';
 import { logSettings, meshLogger } from './logging';
 
@@ -33,6 +33,9 @@ export interface RunWorkerOptions {
   namespace: string;
   taskQueue: string;
   deps: ActivityDeps;
+  /** The node queues served besides the runbook queue (see create-worker.ts). */
+  nodeQueues?: NodeQueues;
+  nodeQueuesOnly?: boolean;
   /** Aborted on SIGINT/SIGTERM: the worker stops polling, finishes what it holds, then returns. */
   signal: AbortSignal;
   onReady?: (identity: string) => void;
@@ -50,15 +53,15 @@ export async function runWorker(options: RunWorkerOptions): Promise<void> {
       namespace: options.namespace,
       deps: options.deps,
       taskQueue: options.taskQueue,
+      ...(options.nodeQueues ? { nodeQueues: options.nodeQueues } : {}),
+      ...(options.nodeQueuesOnly ? { nodeQueuesOnly: true } : {}),
     });
     const running = worker.run();
-    const shutdown = () => {
-      if (worker.getState() === 'RUNNING') worker.shutdown();
-    };
+    const shutdown = () => worker.shutdown();
     options.signal.addEventListener('abort', shutdown, { once: true });
     // Stopped while the worker was being built: only run() and its shutdown release the connection.
     if (options.signal.aborted) shutdown();
-    else options.onReady?.(worker.options.identity);
+    else options.onReady?.(worker.identity);
     try {
       await running;
     } finally {

@@ -11,6 +11,37 @@ import { VerdictKind } from './verdict';
 
 export const TASK_QUEUE = 'mesh-runbook';
 
+/**
+ * Activities that read or change a node's disk or its Docker engine. Revision-2 runbooks schedule them on
+ * the node's own task queue (`nodeTaskQueue`), polled only by a worker on that node; every other activity
+ * (mesh, probes, policy, reminders, runs) stays on the runbook's queue.
+ */
+export const NODE_LOCAL_ACTIVITIES = [
+  'preflightMove',
+  'copyTree',
+  'verifyTree',
+  'removeTree',
+  'recordBaseline',
+  'catchUpCopy',
+  'containersUsingPath',
+  'inspectModuleContainers',
+  'stopModuleContainers',
+  'startModuleContainers',
+  'runningModuleContainers',
+  'stopContainers',
+  'startContainers',
+  'recreateContainers',
+] as const;
+
+export function isNodeLocalActivity(name: string): boolean {
+  return (NODE_LOCAL_ACTIVITIES as readonly string[]).includes(name);
+}
+
+/** The task queue of node `node`'s worker beside the runbook queue `queue`: `mesh-runbook@novox`. */
+export function nodeTaskQueue(queue: string, node: string): string {
+  return `${queue}@${node}`;
+}
+
 /** One runbook per node at a time: the id is the node's, so Temporal itself refuses a second start. */
 export function runbookWorkflowId(node: string): string {
   return `runbook-${node}`;

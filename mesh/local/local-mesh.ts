@@ -184,6 +184,12 @@ export class LocalMesh implements MeshPort {
     };
   }
 
+  /** Where each node's host paths are on this machine, as the controller recorded them at createNode. */
+  async hostRoots(): Promise<Record<string, string>> {
+    const { nodes } = await this.controller.read();
+    return Object.fromEntries(Object.entries(nodes).map(([node, entry]) => [node, entry.hostRoot]));
+  }
+
   async listNodes(): Promise<NodeState[]> {
     const state = await this.controller.read();
     return Promise.all(

@@ -21,11 +21,11 @@ describe('a recorded decision is final; four eyes takes no placeholder (real Tem
     const take = handle.executeUpdate(decideUpdate, { args: [{ action: 'take', by: 'bob', evidence }] });
     const abort = handle.executeUpdate(decideUpdate, { args: [{ action: 'abort', by: 'carol', evidence }] });
     await new Promise((resolve) => setTimeout(resolve, 1_000));
-    const second = await startTestWorker(world.taskQueue, {
-      mesh: world.mesh,
-      dockerFor: dockerResolver({}),
-      hostRootOf: hostRootFromMesh(world.mesh),
-    });
+    const second = await startTestWorker(
+      world.taskQueue,
+      { mesh: world.mesh, dockerFor: dockerResolver({}), hostRootOf: hostRootFromMesh(world.mesh) },
+      { nodeQueues: { localMesh: world.stateDir } },
+    );
     try {
       const outcomes = await Promise.allSettled([take, abort]);
       const accepted = outcomes.filter((o) => o.status === 'fulfilled');

@@ -7,7 +7,13 @@ import type { DockerEngine } from '../../docker/engine';
 import type { LocalMesh } from '../../mesh/local';
 import { runbookWorkflowId } from '../../workflows/contracts';
 import { LocalWorld } from './local-world';
-import { connectHarnessClient, startTestWorker, type TestWorker, type WrapActivities } from './temporal';
+import {
+  connectHarnessClient,
+  startTestWorker,
+  type TestWorker,
+  type TestWorkerOptions,
+  type WrapActivities,
+} from './temporal';
 import { WorkerProcess } from './worker-process';
 
 export interface RunbookWorldOptions<M extends LocalMesh> {
@@ -22,11 +28,16 @@ export interface RunbookWorldOptions<M extends LocalMesh> {
    * its own (`spawnWorker`, the CLI's) or none at all.
    */
   worker?: 'in-process' | 'none';
+  /**
+   * `local-mesh` (the default): the world's worker also serves the node queue of every node of its local
+   * mesh, as `mesh runbook dev` does. `none`: the runbook queue only, for a test that runs node workers itself.
+   */
+  nodeQueues?: 'local-mesh' | 'none';
 }
 
 /**
  * Everything a runbook test needs, on the harness's dev server and the real Docker engine: a local mesh in
- * a scratch dir, a task queue of its own with a worker polling it, and a client. Disposing it (`await
+ * a scratch dir, a task queue of its own with a worker polling it (and every node's queue), and a client. Disposing it (`await
  * using`) terminates the runbooks still open on its nodes, stops its workers, and removes its containers,
  * images and dirs, however the test ended.
  */
@@ -56,7 +67,13 @@ export class RunbookWorld<M extends LocalMesh = LocalMesh> implements AsyncDispo
         hostRootOf: hostRootFromMesh(local.mesh),
         ...options.deps,
       };
-      world.workers.push(await startTestWorker(world.taskQueue, deps, options.wrap));
+      const nodeQueues = options.nodeQueues === 'none' ? undefined : { localMesh: local.stateDir };
+      world.workers.push(
+        await startTestWorker(world.taskQueue, deps, {
+          ...(options.wrap ? { wrap: options.wrap } : {}),
+          ...(nodeQueues ? { nodeQueues } : {}),
+        }),
+      );
     } catch (error) {
       await world[Symbol.asyncDispose]();
       throw error;
@@ -95,6 +112,26 @@ export class RunbookWorld<M extends LocalMesh = LocalMesh> implements AsyncDispo
   ): Promise<WorkflowHandleWithFirstExecutionRunId<W>> {
     this.runbookNodes.add(input.node);
     return startRunbook(this.client, workflow, input, { taskQueue: this.taskQueue });
+  }
+
+  /**
+   * Another worker in this process on this world's queue, with the world's mesh and the local Docker engine
+   * unless `deps` says otherwise; stopped with the world.
+   */
+  async startWorker(options: TestWorkerOptions & { deps?: Partial<ActivityDeps> } = {}): Promise<TestWorker> {
+    const { deps, ...workerOptions } = options;
+    const worker = await startTestWorker(
+      this.taskQueue,
+      {
+        mesh: this.mesh,
+        dockerFor: dockerResolver({}),
+        hostRootOf: hostRootFromMesh(this.mesh),
+        ...deps,
+      },
+      workerOptions,
+    );
+    this.workers.push(worker);
+    return worker;
   }
 
   /** A production-built worker in a child process on this world's queue and mesh, for a test to kill. */

@@ -1,8 +1,8 @@
 import { Client, Connection } from '@temporalio/client';
-import { DefaultLogger, NativeConnection, Runtime, Worker, type RuntimeOptions } from '@temporalio/worker';
+import { DefaultLogger, NativeConnection, Runtime, type RuntimeOptions } from '@temporalio/worker';
 import { createActivities, type Activities, type ActivityDeps } from '../../activities';
-import { createRunbookWorker } from '../../worker/create-worker';
-import { workflowsFromSource } from '../../worker/workflow-code';
+import { createRunbookWorker, type NodeQueues } from '../../worker/create-worker';
+import { SDK_NO_WORKFLOWS } from '../../worker/log-bridge';
 
 /** Set by the harness (scripts/run-tests.ts): the shared dev server and a workflow bundle built once. */
 export function harnessTarget(): { address: string; namespace: string; bundle?: string } {
@@ -30,6 +30,17 @@ export interface TestWorker {
 /** Replaces or wraps some of the activities production builds from `deps`; the others stay production's. */
 export type WrapActivities = (activities: Activities, deps: ActivityDeps) => Partial<Activities>;
 
+export interface TestWorkerOptions {
+  /** Replaces or wraps some activities, on the runbook queue and on every node queue alike. */
+  wrap?: WrapActivities;
+  /** The node queues it serves too: in a runbook world, every node of its local mesh. */
+  nodeQueues?: NodeQueues;
+  /** Only the node queues (a worker "on a node" beside the world's). */
+  nodeQueuesOnly?: boolean;
+  /** Its Temporal identity, as the history records who ran each activity. */
+  identity?: string;
+}
+
 /**
  * A worker wired exactly like production (createRunbookWorker) on `taskQueue`. With `wrap`, the activities
  * it returns replace or wrap production's (e.g. to simulate a write into a copy while it is verified).
@@ -37,22 +48,32 @@ export type WrapActivities = (activities: Activities, deps: ActivityDeps) => Par
 export async function startTestWorker(
   taskQueue: string,
   deps: ActivityDeps,
-  wrap?: WrapActivities,
+  options: TestWorkerOptions = {},
 ): Promise<TestWorker> {
   const target = harnessTarget();
   quietRuntime();
-  const bundle = target.bundle ? { workflowBundle: { codePath: target.bundle } } : undefined;
+  const { wrap, nodeQueues, nodeQueuesOnly, identity } = options;
   const connection = await NativeConnection.connect({ address: target.address });
-  const options = { connection, namespace: target.namespace, taskQueue };
-  const worker = await (wrap
-    ? wrappedWorker(options, deps, wrap, bundle)
-    : createRunbookWorker({ ...options, deps, ...bundle }));
+  const worker = await createRunbookWorker({
+    connection,
+    namespace: target.namespace,
+    taskQueue,
+    deps,
+    ...(target.bundle ? { workflowBundle: { codePath: target.bundle } } : {}),
+    ...(wrap ? { activitiesFor: wrapped(wrap) } : {}),
+    ...(nodeQueues ? { nodeQueues } : {}),
+    ...(nodeQueuesOnly ? { nodeQueuesOnly } : {}),
+    ...(identity ? { identity } : {}),
+  }).catch(async (error: unknown) => {
+    await connection.close();
+    throw error;
+  });
   const running = worker.run();
   let stopped: Promise<void> | undefined;
   return {
     stop() {
       stopped ??= (async () => {
-        if (worker.getState() === 'RUNNING') worker.shutdown();
+        worker.shutdown();
         await running;
         await connection.close();
       })();
@@ -61,25 +82,24 @@ export async function startTestWorker(
   };
 }
 
-function wrappedWorker(
-  options: { connection: NativeConnection; namespace: string; taskQueue: string },
-  deps: ActivityDeps,
-  wrap: WrapActivities,
-  bundle: { workflowBundle: { codePath: string } } | undefined,
-): Promise<Worker> {
-  const activities = createActivities(deps);
-  return Worker.create({
-    ...options,
-    activities: { ...activities, ...wrap(activities, deps) },
-    ...(bundle ?? workflowsFromSource()),
-  });
+function wrapped(wrap: WrapActivities): (deps: ActivityDeps) => Activities {
+  return (deps) => {
+    const activities = createActivities(deps);
+    return { ...activities, ...wrap(activities, deps) };
+  };
 }
 
 let runtimeInstalled = false;
 
-/** Worker lifecycle chatter hides test output; warnings and errors still show. */
+/** Worker lifecycle chatter hides test output; warnings and errors still show (not a node worker's no-workflows). */
 function quietRuntime(): void {
-  if (!runtimeInstalled) installRuntime({ logger: new DefaultLogger('WARN') });
+  if (runtimeInstalled) return;
+  const stderr = new DefaultLogger('WARN');
+  installRuntime({
+    logger: new DefaultLogger('WARN', (entry) => {
+      if (entry.message !== SDK_NO_WORKFLOWS) stderr.log(entry.level, entry.message, entry.meta);
+    }),
+  });
 }
 
 /** Installs the Runtime (e.g. with a logger the test reads) instead of the quiet one; before any worker. */

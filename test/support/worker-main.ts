@@ -1,11 +1,13 @@
 import { DefaultLogger, NativeConnection, Runtime } from '@temporalio/worker';
+import { resolveLocalStateDir } from '../../mesh/local';
 import { temporalTarget } from '../../worker/connection';
 import { createRunbookWorker } from '../../worker/create-worker';
 import { depsFromEnv } from '../../worker/deps';
 
 /**
  * A runbook worker in a process of its own, built like production (depsFromEnv + createRunbookWorker),
- * so a test can SIGKILL it mid-runbook: see worker-process.ts. Reads TEMPORAL_ADDRESS,
+ * serving the node queue of every node of its local mesh as `mesh runbook dev` does, so a test can SIGKILL
+ * it mid-runbook: see worker-process.ts. Reads TEMPORAL_ADDRESS,
  * TEMPORAL_NAMESPACE, MESH_TASK_QUEUE, MESH_LOCAL_STATE and MESH_WORKFLOW_BUNDLE; prints one JSON line
  * `{"ready": identity}` once it polls; stops gracefully on SIGTERM or when its parent goes away.
  */
@@ -22,15 +24,14 @@ async function main(): Promise<void> {
       namespace: target.namespace,
       deps: depsFromEnv(),
       taskQueue,
+      nodeQueues: { localMesh: resolveLocalStateDir() },
       ...(bundle ? { workflowBundle: { codePath: bundle } } : {}),
     });
     const running = worker.run();
     // The parent holds our stdin: when it exits, however it exits, this worker does not poll on.
-    process.stdin.on('close', () => {
-      if (worker.getState() === 'RUNNING') worker.shutdown();
-    });
+    process.stdin.on('close', () => worker.shutdown());
     process.stdin.resume();
-    process.stdout.write(`${JSON.stringify({ ready: worker.options.identity })}\n`);
+    process.stdout.write(`${JSON.stringify({ ready: worker.identity })}\n`);
     await running;
   } finally {
     await connection.close();

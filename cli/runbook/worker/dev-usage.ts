@@ -35,7 +35,7 @@ export function devUsage(info: {
     `  Web UI         ${info.uiUrl}`,
     `  database       ${info.dbFile} (kept: runbooks resume after a restart)`,
     `  server log     ${info.logFile}`,
-    `  worker         task queue ${info.taskQueue}; local mesh state ${info.localMeshState}`,
+    `  worker         task queue ${info.taskQueue}, and ${info.taskQueue}@<node> for every local node; local mesh state ${info.localMeshState}`,
     'In another terminal:',
     `  export TEMPORAL_ADDRESS=${info.address} ${STATE_DIR_ENV}=${shellWord(info.localMeshState)}${queue}`,
     '  mesh local node list',

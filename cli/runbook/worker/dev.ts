@@ -74,6 +74,8 @@ export function registerDev(runbook: Command): void {
           namespace,
           taskQueue,
           deps,
+          // Every node of the local mesh lives on this machine: this worker does each one's node work.
+          nodeQueues: { localMesh: localState },
           signal: stop.signal,
           onReady: () => {
             const info = {
