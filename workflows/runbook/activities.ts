@@ -1,8 +1,56 @@
-import { proxyActivities } from '@temporalio/workflow';
+import {
+  ApplicationFailure,
+  proxyActivities,
+  workflowInfo,
+  type ActivityInterfaceFor,
+  type ActivityOptions,
+} from '@temporalio/workflow';
 import type { Activities } from '../../activities';
+import { FAILURE, isNodeLocalActivity, nodeTaskQueue } from '../contracts';
+
+/** Off for revision-1 runbooks, whose recorded histories schedule everything on the runbook's queue. */
+let nodeWorkOnNodes = false;
+
+/** Revision 2: node-local activities run on their node's own task queue from now on (see open.ts). */
+export function routeNodeWorkToNodes(): void {
+  nodeWorkOnNodes = true;
+}
+
+/**
+ * Activity proxies with `options` that send each node-local activity (NODE_LOCAL_ACTIVITIES) to the task
+ * queue of the node its input names, and every other one to the runbook's own queue.
+ */
+function routed<A extends object>(options: ActivityOptions): ActivityInterfaceFor<A> {
+  const shared = proxyActivities<A>(options);
+  const perNode = new Map<string, ActivityInterfaceFor<A>>();
+  const onNode = (node: string): ActivityInterfaceFor<A> => {
+    const taskQueue = nodeTaskQueue(workflowInfo().taskQueue, node);
+    let proxy = perNode.get(taskQueue);
+    if (!proxy) perNode.set(taskQueue, (proxy = proxyActivities<A>({ ...options, taskQueue })));
+    return proxy;
+  };
+  const activity = (proxy: ActivityInterfaceFor<A>, name: string) =>
+    (proxy as unknown as Record<string, (...args: unknown[]) => Promise<unknown>>)[name]!;
+  return new Proxy(shared, {
+    get(target, name, receiver) {
+      if (typeof name !== 'string' || !isNodeLocalActivity(name)) return Reflect.get(target, name, receiver);
+      return (input: unknown, ...rest: unknown[]) =>
+        activity(nodeWorkOnNodes ? onNode(nodeOf(name, input)) : target, name)(input, ...rest);
+    },
+  });
+}
+
+function nodeOf(activity: string, input: unknown): string {
+  const node = (input as { node?: unknown } | undefined)?.node;
+  if (typeof node === 'string') return node;
+  throw ApplicationFailure.nonRetryable(
+    `${activity} works on a node's own worker but its input names no node.`,
+    FAILURE.invalidInput,
+  );
+}
 
 /** Timeouts and retries for every runbook's activities, set here once. */
-export const act = proxyActivities<Activities>({
+export const act = routed<Activities>({
   startToCloseTimeout: '2 minutes',
   heartbeatTimeout: '30 seconds',
   retry: {
@@ -17,7 +65,7 @@ export const act = proxyActivities<Activities>({
  * Copying and checksumming data take as long as the data is large: no overall deadline, a short heartbeat
  * timeout instead, so a dead worker is noticed in seconds and the retry resumes from the last heartbeat.
  */
-export const longAct = proxyActivities<Pick<Activities, 'copyTree' | 'verifyTree'>>({
+export const longAct = routed<Pick<Activities, 'copyTree' | 'verifyTree'>>({
   startToCloseTimeout: '24 hours',
   heartbeatTimeout: '10 seconds',
   retry: {
@@ -38,7 +86,7 @@ export const notify = proxyActivities<Pick<Activities, 'remindOperators'>>({
  * Undo steps run when something already went wrong: they try patiently (about six minutes of backoff), then
  * wait for the operator (retry or give-up) instead of failing the rollback in seconds.
  */
-export const undoAct = proxyActivities<Activities>({
+export const undoAct = routed<Activities>({
   startToCloseTimeout: '2 minutes',
   retry: {
     initialInterval: '2 seconds',

@@ -9,7 +9,7 @@ import {
 import { FAILURE, runbookWorkflowId, statusQuery, type RunbookStatus } from '../contracts';
 import { logContext } from '../interceptors';
 import type { RunbookPolicy } from '../policy';
-import { act } from './activities';
+import { act, routeNodeWorkToNodes } from './activities';
 import { Compensations } from './compensation';
 import { Decisions } from './decisions';
 import { renderDetails } from './details';
@@ -47,6 +47,8 @@ export async function openRunbook<P extends RunbookPlan>(
       `A runbook on ${node} runs as ${runbookWorkflowId(node)}, not ${id}: one runbook per node at a time.`,
       FAILURE.invalidInput,
     );
+  // Revision 2: a node's disk and Docker work runs on a worker on that node, never on whichever host polls.
+  if (plan.revision >= 2) routeNodeWorkToNodes();
   const progress = new Progress({ id, kind: plan.kind, node, module, startedBy }, listedSteps(plan));
   setHandler(statusQuery, () => progress.status);
   // Runbooks started before decisions carried evidence replay without policy, reminders or search attributes.
