@@ -1,11 +1,21 @@
 import type { Command } from 'commander';
 import { z } from 'zod';
+import { loadConfig } from '../../../config';
+import { AbsolutePath, Name } from '../../../mesh/schemas';
 import { temporalTarget } from '../../../worker/connection';
 import { printJson, printLine } from '../../output';
 import { load } from '../lazy';
 import { parseOptions, taskQueueFromEnv } from '../options';
+import { describeNodeQueues, nodeQueuesFor } from './node-queues';
 
-const Input = z.object({ json: z.boolean().default(false) });
+const Input = z.object({
+  json: z.boolean().default(false),
+  node: z.array(Name).default([]),
+  hostRoot: AbsolutePath.optional(),
+  nodesOnly: z.boolean().default(false),
+});
+
+const collect = (value: string, previous: string[] = []) => [...previous, value];
 
 export function registerWorker(runbook: Command): void {
   runbook
@@ -13,14 +23,31 @@ export function registerWorker(runbook: Command): void {
     .description(
       'run the runbook worker (TEMPORAL_ADDRESS, MESH_TASK_QUEUE, MESH_ADAPTER, ...) until SIGINT/SIGTERM, then drain and stop',
     )
+    .option(
+      '--node <name>',
+      "also do this node's data and Docker work (its queue <task queue>@<name>); repeat for each node on this machine",
+      collect,
+    )
+    .option('--host-root <dir>', "where the --node's host paths are on this machine (default /)")
+    .option(
+      '--nodes-only',
+      'poll only the node queues: no workflows and no mesh, probe or reminder activities',
+    )
     .option('--json', 'print the worker as JSON once it polls')
     .action(async (options: object) => {
       const input = parseOptions(Input, { ...options });
       const target = temporalTarget();
       const taskQueue = taskQueueFromEnv();
-      const { depsFromEnv } = load.workerDeps();
+      const config = loadConfig();
+      const nodeQueues = await nodeQueuesFor(config.mesh, {
+        nodes: input.node,
+        hostRoot: input.hostRoot,
+        nodesOnly: input.nodesOnly,
+      });
+      const { depsFromConfig } = load.workerDeps();
       const { runWorker, stopOnSignals } = load.workerRun();
-      const deps = depsFromEnv();
+      const deps = depsFromConfig(config);
+      const nodes = describeNodeQueues(nodeQueues, taskQueue);
       const stop = stopOnSignals();
       try {
         process.stderr.write(
@@ -30,13 +57,21 @@ export function registerWorker(runbook: Command): void {
           ...target,
           taskQueue,
           deps,
+          ...(nodeQueues ? { nodeQueues } : {}),
+          nodeQueuesOnly: input.nodesOnly,
           signal: stop.signal,
           onReady: (identity) => {
-            const ready = { address: target.address, namespace: target.namespace, taskQueue, identity };
+            const ready = {
+              address: target.address,
+              namespace: target.namespace,
+              taskQueue,
+              identity,
+              nodes,
+            };
             if (input.json) printJson(ready);
             else
               printLine(
-                `worker ${identity} polls task queue ${taskQueue} on ${target.address} (namespace ${target.namespace}); Ctrl-C stops it`,
+                `worker ${identity} polls ${input.nodesOnly ? '' : `task queue ${taskQueue} and `}${nodes} on ${target.address} (namespace ${target.namespace}); Ctrl-C stops it`,
               );
           },
         });
