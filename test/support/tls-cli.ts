@@ -31,7 +31,7 @@ export async function meshCli(env: Record<string, string>, ...args: string[]): P
   }
 }
 
-/** `mesh runbook worker --json` as a subprocess, every line it prints kept. */
+/** `mesh runbook worker --json [args]` as a subprocess, every line it prints kept. */
 export class MeshWorker {
   /** Everything it printed, stdout and stderr (its logs) interleaved. */
   output = '';
@@ -47,8 +47,8 @@ export class MeshWorker {
     child.stderr.on('data', (chunk: Buffer) => (this.output += chunk.toString()));
   }
 
-  static start(env: Record<string, string>): MeshWorker {
-    const child = spawn(process.execPath, [MESH, 'runbook', 'worker', '--json'], {
+  static start(env: Record<string, string>, ...args: string[]): MeshWorker {
+    const child = spawn(process.execPath, [MESH, 'runbook', 'worker', '--json', ...args], {
       env: configOnlyEnv(env),
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -56,12 +56,20 @@ export class MeshWorker {
   }
 
   /** The worker's `--json` ready line once it polls; rejects with its output if it exits first. */
-  async ready(timeoutMs = 120_000): Promise<{ address: string; taskQueue: string; identity: string }> {
+  async ready(
+    timeoutMs = 120_000,
+  ): Promise<{ address: string; taskQueue: string; identity: string; nodes: string }> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
       // Results go to stdout, logs to stderr: the ready JSON is the worker's only stdout.
       const ready = /^\{\n[\s\S]*?\n\}$/m.exec(this.stdout);
-      if (ready) return JSON.parse(ready[0]) as { address: string; taskQueue: string; identity: string };
+      if (ready)
+        return JSON.parse(ready[0]) as {
+          address: string;
+          taskQueue: string;
+          identity: string;
+          nodes: string;
+        };
       if (this.child.exitCode !== null)
         throw new Error(`the worker exited (${this.child.exitCode}):\n${this.output}`);
       if (Date.now() > deadline)
