@@ -69,11 +69,6 @@ export class RunbookWorker {
     return worker;
   }
 
-  /** The nodes whose queues this process polls. */
-  get nodes(): string[] {
-    return this.nodeWorkers.nodes;
-  }
-
   /** Polls until `shutdown` (or a worker fails), then waits for every worker to finish what it holds. */
   async run(): Promise<void> {
     // A worker that stops by itself (a fatal error, the SDK's own signal handling) stops the others too.

@@ -20,11 +20,6 @@ export class NodeWorkers {
     private readonly onStop: (error?: unknown) => void,
   ) {}
 
-  /** The nodes whose queues this process polls (or is about to). */
-  get nodes(): string[] {
-    return [...this.served];
-  }
-
   /** Starts polling the node's queue; a node served already, or added after shutdown, is left alone. */
   add(site: NodeSite): void {
     if (this.stopping || this.served.has(site.node)) return;
