@@ -40,12 +40,12 @@ export interface RunbookWorkerOptions {
  */
 export class RunbookWorker {
   private readonly nodeWorkers: NodeWorkers;
+  private shared: Worker | undefined;
   private stopWatching: () => void = () => undefined;
   private failure: unknown;
 
   private constructor(
     readonly identity: string,
-    private readonly shared: Worker | undefined,
     nodeWorker: NodeWorkerBase,
   ) {
     this.nodeWorkers = new NodeWorkers(nodeWorker, (error) =>
@@ -56,8 +56,7 @@ export class RunbookWorker {
   static async create(options: RunbookWorkerOptions): Promise<RunbookWorker> {
     const identity = options.identity ?? `${process.pid}@${hostname()}`;
     const taskQueue = options.taskQueue ?? TASK_QUEUE;
-    const shared = options.nodeQueuesOnly ? undefined : await sharedWorker(options, taskQueue, identity);
-    const worker = new RunbookWorker(identity, shared, {
+    const worker = new RunbookWorker(identity, {
       connection: options.connection,
       namespace: options.namespace,
       runbookQueue: taskQueue,
@@ -65,7 +64,16 @@ export class RunbookWorker {
       identity,
       ...(options.activitiesFor ? { activitiesFor: options.activitiesFor } : {}),
     });
+    // Node queues first: a node's work need not wait while the workflows are bundled.
     worker.serve(options.nodeQueues);
+    if (options.nodeQueuesOnly) return worker;
+    try {
+      worker.shared = await sharedWorker(options, taskQueue, identity);
+    } catch (error) {
+      worker.shutdown();
+      await worker.nodeWorkers.done().catch(() => undefined);
+      throw error;
+    }
     return worker;
   }
 
