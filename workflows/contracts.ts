@@ -214,6 +214,8 @@ export const FAILURE = {
   aborted: 'Aborted',
   /** The node's last runbook ended with its rollback failed; `mesh runbook clear` after a look. */
   nodeNeedsClearing: 'NodeNeedsClearing',
+  /** No worker on the node took its work in time (`mesh runbook worker --node <node>` is not running). */
+  noNodeWorker: 'NoNodeWorker',
 } as const;
 
 /** Workflow input parsed on the first line; bad input fails the run, not the task. */

@@ -1,12 +1,20 @@
 import {
+  ActivityFailure,
   ApplicationFailure,
   proxyActivities,
+  TimeoutFailure,
   workflowInfo,
   type ActivityInterfaceFor,
   type ActivityOptions,
 } from '@temporalio/workflow';
 import type { Activities } from '../../activities';
 import { FAILURE, isNodeLocalActivity, nodeTaskQueue } from '../contracts';
+
+/**
+ * How long node work waits for its node's worker to take it. Past that the step fails with a sentence
+ * naming the worker to start, and waits for retry or abort, instead of hanging where nobody looks.
+ */
+const NODE_WORKER_WAIT = '1 minute';
 
 /** Off for revision-1 runbooks, whose recorded histories schedule everything on the runbook's queue. */
 let nodeWorkOnNodes = false;
@@ -26,7 +34,11 @@ function routed<A extends object>(options: ActivityOptions): ActivityInterfaceFo
   const onNode = (node: string): ActivityInterfaceFor<A> => {
     const taskQueue = nodeTaskQueue(workflowInfo().taskQueue, node);
     let proxy = perNode.get(taskQueue);
-    if (!proxy) perNode.set(taskQueue, (proxy = proxyActivities<A>({ ...options, taskQueue })));
+    if (!proxy)
+      perNode.set(
+        taskQueue,
+        (proxy = proxyActivities<A>({ ...options, taskQueue, scheduleToStartTimeout: NODE_WORKER_WAIT })),
+      );
     return proxy;
   };
   const activity = (proxy: ActivityInterfaceFor<A>, name: string) =>
@@ -34,8 +46,13 @@ function routed<A extends object>(options: ActivityOptions): ActivityInterfaceFo
   return new Proxy(shared, {
     get(target, name, receiver) {
       if (typeof name !== 'string' || !isNodeLocalActivity(name)) return Reflect.get(target, name, receiver);
-      return (input: unknown, ...rest: unknown[]) =>
-        activity(nodeWorkOnNodes ? onNode(nodeOf(name, input)) : target, name)(input, ...rest);
+      return (input: unknown, ...rest: unknown[]) => {
+        if (!nodeWorkOnNodes) return activity(target, name)(input, ...rest);
+        const node = nodeOf(name, input);
+        return activity(onNode(node), name)(input, ...rest).catch((error: unknown) => {
+          throw untakenOnNode(error, name, node) ?? error;
+        });
+      };
     },
   });
 }
@@ -46,6 +63,20 @@ function nodeOf(activity: string, input: unknown): string {
   throw ApplicationFailure.nonRetryable(
     `${activity} works on a node's own worker but its input names no node.`,
     FAILURE.invalidInput,
+  );
+}
+
+/** The failure that says which worker to start, when no worker of `node` took the activity in time. */
+function untakenOnNode(error: unknown, activity: string, node: string): ApplicationFailure | undefined {
+  const untaken =
+    error instanceof ActivityFailure &&
+    error.cause instanceof TimeoutFailure &&
+    error.cause.timeoutType === 'SCHEDULE_TO_START';
+  if (!untaken) return undefined;
+  const queue = nodeTaskQueue(workflowInfo().taskQueue, node);
+  return ApplicationFailure.nonRetryable(
+    `No worker on node ${node} took ${activity} within ${NODE_WORKER_WAIT}: start \`mesh runbook worker --node ${node}\` there (it polls ${queue})`,
+    FAILURE.noNodeWorker,
   );
 }
 
