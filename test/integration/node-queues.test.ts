@@ -144,6 +144,27 @@ describe("node-local work runs on the node's own worker (real Temporal, real Doc
     }
   });
 
+  it('a node without a worker: the step waits naming the worker to start, and moves on once it runs', async () => {
+    await using world = await runbookWorld({ nodeQueues: 'none' });
+    const forge = await seedForge(world);
+    const handle = await world.start(dataPathMove, moveInput(forge));
+    // Node work waits a minute at the server for the node's worker before the step says so.
+    const waiting = await statusWhen(handle, waitingAt('preflight'), 120_000);
+    assert.equal(waiting.waiting?.verdict, 'failed');
+    assert.deepEqual(waiting.waiting?.actions, ['retry', 'abort']);
+    const reason = waiting.waiting?.reason ?? '';
+    const expected = `Step preflight failed: No worker on node ${forge.node} took preflightMove within 1 minute: start \`mesh runbook worker --node ${forge.node}\` there (it polls ${world.taskQueue}@${forge.node}); retry runs it again`;
+    assert.ok(reason.startsWith(expected), reason);
+    assert.equal(await exists(forge.hostTo), false, 'nothing copied');
+    await world.startWorker({
+      nodeQueues: { nodes: [{ node: forge.node, hostRoot: forge.hostRoot }] },
+      nodeQueuesOnly: true,
+    });
+    await decide(handle, 'retry', 'preflight');
+    await statusWhen(handle, waitingAt('gate-apply'), WAIT_MS);
+    assert.equal(await exists(forge.hostTo), true, 'the node worker copied once it ran');
+  });
+
   it('a worker on another node refuses the work (WrongNode): a tree at the same path on its host stays', async () => {
     await using world = await runbookWorld({ worker: 'none' });
     const [a, b] = [world.nodeName(), world.nodeName()];
