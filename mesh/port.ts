@@ -20,4 +20,9 @@ export interface MeshPort {
   /** Replaces a module's spec (e.g. a changed mount path). Takes effect on the next push. */
   setModuleSpec(spec: ModuleSpec): Promise<void>;
   setUpgradePolicy(module: string, policy: UpgradePolicy): Promise<void>;
+  /**
+   * Calls `onChange` whenever the node may have written a new apply report; returns how to stop. An
+   * adapter without a way to be told (a remote controller) leaves it out and callers look again on a backoff.
+   */
+  watchReports?(node: string, onChange: () => void): () => void;
 }

@@ -6,6 +6,7 @@ import { REVISION_2 } from './runbook/revision';
 import { act, longAct } from './runbook/activities';
 import { refuse } from './runbook/failures';
 import { judgePush } from './runbook/judge-push';
+import { ContainerMemory } from './runbook/memory';
 import { openRunbook } from './runbook/open';
 import { definePlan } from './runbook/plan';
 import type { Look } from './runbook/runbook';
@@ -93,6 +94,7 @@ export async function dataPathMove(rawInput: DataPathMoveInputArg): Promise<Runb
   const input = parseInput(DataPathMoveInput, rawInput);
   if (!patched(REVISION_2)) return dataPathMoveV1(input);
   const { node, module, from, to, timings } = input;
+  const memory = new ContainerMemory();
 
   const touches = { nodes: [node], modules: [module], what: `data-path-move of ${module} on ${node}` };
   return openRunbook(DATA_PATH_MOVE, { ...input, touches }, async (rb) => {
@@ -128,10 +130,14 @@ export async function dataPathMove(rawInput: DataPathMoveInputArg): Promise<Runb
     );
 
     let receipt = await pushNode(rb, node);
-    await rb.gate(GATE_APPLY, () => judgePush({ node, module, oldHostPaths: [from] }, receipt, timings), {
-      retry: async () => (receipt = await pushNode(rb, node)),
-      recreate: catchUpAndRecreate,
-    });
+    await rb.gate(
+      GATE_APPLY,
+      () => judgePush({ node, module, oldHostPaths: [from] }, receipt, timings, { memory }),
+      {
+        retry: async () => (receipt = await pushNode(rb, node)),
+        recreate: catchUpAndRecreate,
+      },
+    );
 
     await rb.step(
       'restore-policy',

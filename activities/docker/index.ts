@@ -2,6 +2,7 @@ import type { DockerEngine } from '../../docker/engine';
 import type { MeshPort } from '../../mesh/port';
 import type { ContainerEvidence } from '../../workflows/verdict/evidence';
 import { inspectModuleContainers, type InspectModuleInput } from './inspect-containers';
+import { observeModuleContainers, type ObserveModuleInput } from './observe-containers';
 import { recreateContainers } from './recreate';
 import {
   runningModuleContainers,
@@ -28,6 +29,9 @@ export function createDockerActivities(deps: DockerActivityDeps) {
   return {
     inspectModuleContainers: (input: InspectModuleInput): Promise<ContainerEvidence[]> =>
       inspectModuleContainers(deps, input),
+    /** One look, then (when it may matter) events until stability and health settle; see observe-containers.ts. */
+    observeModuleContainers: (input: ObserveModuleInput): Promise<ContainerEvidence[]> =>
+      observeModuleContainers(deps, input),
     stopModuleContainers: (input: ModuleOnNode): Promise<{ stopped: string[] }> =>
       stopModuleContainers(deps.dockerFor(input.node), input),
     startModuleContainers: (input: ModuleOnNode): Promise<{ started: string[] }> =>
