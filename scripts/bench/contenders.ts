@@ -55,7 +55,7 @@ export async function runContender(
   }
   const node = env.newNode(contender === 'executor' ? 'ex' : 'exl');
   try {
-    const input = await seedEdgeFlip(env, node, contender === 'executor-leftovers');
+    const input = await seedEdgeFlip(env, node, { leftovers: contender === 'executor-leftovers' });
     const run = await flipThroughExecutor(env, input);
     return {
       contender,

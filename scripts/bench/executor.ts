@@ -38,22 +38,33 @@ export interface ExecutorRun {
   activities: { type: string; ms: number }[];
 }
 
-/** Seeds a fresh node as the demo does (the incident's leftovers when asked) and returns the flip's input. */
+export interface SeedOptions {
+  /** The incident: the successor's data dirs left on disk, so the node holds it until take. */
+  leftovers: boolean;
+  /**
+   * Module names of the node's own (`caddy-<node>`, `route-proxy-<node>`): mesh modules are global, so flips
+   * that run at once on several nodes need their own specs (ports). Otherwise the demo's names.
+   */
+  ownModules?: boolean;
+}
+
+/** Seeds a fresh node as the demo does and returns the flip's input (no timings: the runbook's defaults). */
 export async function seedEdgeFlip(
   env: BenchEnv,
   node: string,
-  leftovers: boolean,
+  { leftovers, ownModules = false }: SeedOptions,
 ): Promise<EdgeFlipInputArg> {
+  const predecessor = ownModules ? `${PREDECESSOR}-${node}` : PREDECESSOR;
+  const module = ownModules ? `${SUCCESSOR}-${node}` : SUCCESSOR;
   const scenario = await seedEdgeScenario(env.mesh, {
     node,
-    predecessor: PREDECESSOR,
-    successor: SUCCESSOR,
+    predecessor,
+    successor: module,
     publicPort: await freeLocalPort(),
     stagingPort: await freeLocalPort(),
     leftovers,
   });
-  // The demo's input: no timings, so the runbook's defaults apply.
-  return { node, module: SUCCESSOR, predecessor: PREDECESSOR, ...scenario, startedBy: STARTED_BY };
+  return { node, module, predecessor, ...scenario, startedBy: STARTED_BY };
 }
 
 /** A runbook that has not ended by then is terminated (and reported as failed), so the bench always ends. */
@@ -89,7 +100,7 @@ async function driveToEnd(
 
 /** Runs a seeded edge flip to its end, answering its decisions at once; never throws for a failed runbook. */
 export async function flipThroughExecutor(env: BenchEnv, input: EdgeFlipInputArg): Promise<ExecutorRun> {
-  const successorEdge = { [LABEL.node]: input.node, [LABEL.module]: SUCCESSOR, [LABEL.container]: 'edge' };
+  const successorEdge = { [LABEL.node]: input.node, [LABEL.module]: input.module, [LABEL.container]: 'edge' };
   const edgeEvents = await ContainerEventLog.open(env.engine, successorEdge);
   const started = Date.now();
   const waits: AnsweredWait[] = [];

@@ -16,13 +16,17 @@ export interface ScaleResult {
 
 const SEEDING_AT_ONCE = 4;
 
-/** Seeds `count` nodes a few at a time (seeding is set-up, not measured). */
+/** Seeds `count` nodes a few at a time (set-up, not measured), each with modules and ports of its own. */
 async function seedNodes(env: BenchEnv, count: number) {
   const nodes = Array.from({ length: count }, () => env.newNode('sc'));
   const inputs = [];
   for (let i = 0; i < nodes.length; i += SEEDING_AT_ONCE) {
     const batch = nodes.slice(i, i + SEEDING_AT_ONCE);
-    inputs.push(...(await Promise.all(batch.map((node) => seedEdgeFlip(env, node, false)))));
+    inputs.push(
+      ...(await Promise.all(
+        batch.map((node) => seedEdgeFlip(env, node, { leftovers: false, ownModules: true })),
+      )),
+    );
   }
   return inputs;
 }
