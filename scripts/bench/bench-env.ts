@@ -120,10 +120,14 @@ export class BenchEnv {
     return mkdtemp(join(this.scratch, prefix));
   }
 
+  /** Containers first: they run health checks every second and would load the machine if left behind. */
   async close(): Promise<void> {
-    await this.worker.stop();
-    await this.temporal.teardown();
-    await removeNodeContainers(this.nodes, this.engine);
-    await rm(this.scratch, { recursive: true, force: true });
+    const problems: unknown[] = [];
+    const attempt = (step: () => Promise<unknown>) => step().catch((error: unknown) => problems.push(error));
+    await attempt(() => removeNodeContainers(this.nodes, this.engine));
+    await attempt(() => this.worker.stop());
+    await attempt(() => this.temporal.teardown());
+    await attempt(() => rm(this.scratch, { recursive: true, force: true }));
+    if (problems.length > 0) throw problems[0];
   }
 }

@@ -95,6 +95,11 @@ async function main(): Promise<number> {
     return 0;
   }
   const env = await BenchEnv.start(log);
+  const interrupted = (signal: NodeJS.Signals) => {
+    log(`${signal}: removing what the bench made`);
+    void env.close().finally(() => process.exit(130));
+  };
+  process.once('SIGINT', interrupted).once('SIGTERM', interrupted);
   try {
     const result = await bench(env, options);
     process.stdout.write(options.json ? `${JSON.stringify(result, null, 2)}\n` : `${renderReport(result)}\n`);

@@ -88,8 +88,6 @@ export function summarizeContender(contender: ContenderName, runs: ContenderRun[
     ok: ok.length,
     wallMs: summarize(ok.map((run) => run.wallMs)),
     failures: defined(mine.map((run) => run.failure)),
-    ...(executorRuns.length > 0 || contender.startsWith('executor')
-      ? { executor: executorSummary(executorRuns) }
-      : {}),
+    ...(contender.startsWith('executor') ? { executor: executorSummary(executorRuns) } : {}),
   };
 }
