@@ -18,7 +18,7 @@ export interface BenchWorkerOptions {
 
 /**
  * The worker in a child process (worker-main.ts). Its resident memory is read from /proc/<pid>/status
- * (VmRSS, what process.memoryUsage().rss reports inside it) every 250 ms; `peakSince` marks where a
+ * (VmRSS, what process.memoryUsage().rss reports inside it) every 250 ms; `resetPeak` marks where a
  * measured phase starts.
  */
 export class BenchWorker {
@@ -67,7 +67,7 @@ export class BenchWorker {
     return this.sample();
   }
 
-  /** Starts a new peak: `peak()` reports the highest resident memory seen from here on. */
+  /** Starts a new peak: `peakRss()` reports the highest resident memory seen from here on. */
   resetPeak(): void {
     this.peak = this.sample();
   }
