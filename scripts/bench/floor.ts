@@ -3,7 +3,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { probePublicNames } from '../../activities/probes';
 import { LABEL } from '../../docker/labels';
 import { checkModuleSpec } from '../../mesh/local/module-spec';
-import { hostPathOnNode, placementOn } from '../../mesh/local/placement';
+import { hostPathOnNode, placementOn } from '../../docker/placement';
 import {
   DEMO_PUBLIC_NAMES,
   predecessorSpec,
