@@ -32,6 +32,8 @@ describe('nothing else uses A: containers mounting a path, and removal that look
   const made: string[] = [];
   let mesh: LocalMesh;
   let hostRoot = '';
+  /** A directory beside the node's host root: what a link out of the node would reach. */
+  let outsideRoot = '';
   let [other, orphan] = ['', ''];
   const at = (path: string) => join(hostRoot, path);
 
@@ -52,6 +54,7 @@ describe('nothing else uses A: containers mounting a path, and removal that look
   before(async () => {
     const dir = await scratch.dir('data-path-users-');
     hostRoot = join(dir, 'root');
+    outsideRoot = join(dir, 'elsewhere');
     mesh = new LocalMesh({ stateDir: join(dir, 'state'), engine, startAgent: () => undefined });
     await mesh.createNode(node, { adopted: false, hostRoot });
     await mkdir(at('srv/app/sub'), { recursive: true });
@@ -109,30 +112,34 @@ describe('nothing else uses A: containers mounting a path, and removal that look
     await assert.rejects(lstat(at('srv/app')), 'A is gone');
   });
 
-  it('refuses to remove a path a symlink aims at /etc, on this machine or under the host root', async () => {
+  // Every path here stays inside the test's scratch dir: were the refusal ever gone, a removal that
+  // followed a link to this machine's own /etc would delete it. "/etc" is the node's, under its host root.
+  it("refuses to remove a path a symlink aims at the node's /etc or outside the node's host root", async () => {
     const data = dataActivitiesFor(mesh, hostRoot);
     await mkdir(at('etc'), { recursive: true });
     await writeFile(at('etc/passwd'), 'root:x:0:0');
+    await mkdir(join(outsideRoot, 'tree'), { recursive: true });
+    await writeFile(join(outsideRoot, 'tree/file'), 'not the node');
     await mkdir(at('srv/evil'), { recursive: true });
-    await symlink('/etc', at('srv/evil/outside'));
-    await symlink('../../etc', at('srv/evil/inside'));
+    await symlink('../../etc', at('srv/evil/system'));
+    await symlink(outsideRoot, at('srv/evil/outside'));
+    const system = await refusal(
+      data.removeTree({ node, path: '/srv/evil/system/passwd' }),
+      FAILURE.preflightFailed,
+    );
+    assert.equal(
+      system.message,
+      `The path to remove /srv/evil/system/passwd on node ${node} resolves to /etc/passwd through the symbolic link /srv/evil/system → ../../etc, a system path (under /etc); give the data directory itself.`,
+    );
     const outside = await refusal(
-      data.removeTree({ node, path: '/srv/evil/outside/passwd' }),
+      data.removeTree({ node, path: '/srv/evil/outside/tree' }),
       FAILURE.preflightFailed,
     );
     assert.equal(
       outside.message,
-      `The path to remove /srv/evil/outside/passwd on node ${node} resolves to /etc/passwd, outside the node's host root ${hostRoot} through the symbolic link /srv/evil/outside → /etc; give the directory itself.`,
-    );
-    const inside = await refusal(
-      data.removeTree({ node, path: '/srv/evil/inside' }),
-      FAILURE.preflightFailed,
-    );
-    assert.equal(
-      inside.message,
-      `The path to remove /srv/evil/inside on node ${node} resolves to /etc through the symbolic link /srv/evil/inside → ../../etc, a system path (/etc); give the data directory itself.`,
+      `The path to remove /srv/evil/outside/tree on node ${node} resolves to ${outsideRoot}/tree, outside the node's host root ${hostRoot} through the symbolic link /srv/evil/outside → ${outsideRoot}; give the directory itself.`,
     );
     assert.equal(await readFile(at('etc/passwd'), 'utf8'), 'root:x:0:0');
-    assert.ok((await lstat('/etc/passwd')).isFile());
+    assert.equal(await readFile(join(outsideRoot, 'tree/file'), 'utf8'), 'not the node');
   });
 });
