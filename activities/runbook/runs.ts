@@ -44,7 +44,12 @@ export function createRunActivities() {
         const cleared = (await handle.result()) as { by: string; reason: string; at: string };
         return { kind: 'cleared', ...cleared };
       }
-      const ended = { kind: 'runbook' as const, runId: newest.runId, type: newest.type, status: newest.status };
+      const ended = {
+        kind: 'runbook' as const,
+        runId: newest.runId,
+        type: newest.type,
+        status: newest.status,
+      };
       if (newest.status !== 'FAILED') return ended;
       try {
         await handle.result();
