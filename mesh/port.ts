@@ -17,6 +17,8 @@ export interface MeshPort {
   applyReport(node: string, pushId: string): Promise<ApplyReport | undefined>;
   nodeState(node: string): Promise<NodeState>;
   moduleSpec(module: string): Promise<ModuleSpec>;
+  /** The nodes module M is assigned to, sorted: a spec or policy change reaches every one of them. */
+  moduleNodes(module: string): Promise<string[]>;
   /** Replaces a module's spec (e.g. a changed mount path). Takes effect on the next push. */
   setModuleSpec(spec: ModuleSpec): Promise<void>;
   setUpgradePolicy(module: string, policy: UpgradePolicy): Promise<void>;

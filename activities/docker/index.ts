@@ -1,6 +1,7 @@
 import type { DockerEngine } from '../../docker/engine';
 import type { MeshPort } from '../../mesh/port';
 import type { ContainerEvidence } from '../../workflows/verdict/evidence';
+import { containersUsingPath, type PathOnNode, type PathUser } from './containers-using-path';
 import { inspectModuleContainers, type InspectModuleInput } from './inspect-containers';
 import { observeModuleContainers, type ObserveModuleInput } from './observe-containers';
 import { recreateContainers } from './recreate';
@@ -14,6 +15,7 @@ import {
   type ModuleOnNode,
 } from './start-stop';
 
+export { containersUsingPath, type PathOnNode, type PathUser } from './containers-using-path';
 export { DOCKER_FAILURE } from './failures';
 export type { InspectModuleInput } from './inspect-containers';
 export type { ContainersOnNode, ModuleOnNode } from './start-stop';
@@ -43,6 +45,8 @@ export function createDockerActivities(deps: DockerActivityDeps) {
     /** Starts some containers of the module, by spec name; returns the Docker names. */
     startContainers: (input: ContainersOnNode): Promise<{ started: string[] }> =>
       startContainers(deps, input),
+    /** Every container on the node's engine with a bind mount at or under `path` (any module, any state). */
+    containersUsingPath: (input: PathOnNode): Promise<PathUser[]> => containersUsingPath(deps, input),
     /** Recreates some containers of the module from its current spec; returns the Docker names recreated. */
     recreateContainers: (input: ContainersOnNode): Promise<{ recreated: string[] }> =>
       recreateContainers(deps, input),

@@ -9,6 +9,7 @@ export const VERB_PLACEHOLDERS = {
   applyReport: ['node', 'pushId'],
   nodeState: ['node'],
   moduleSpec: ['module'],
+  moduleNodes: ['module'],
   setModuleSpec: ['module', 'specFile'],
   setUpgradePolicy: ['module', 'policy'],
 } as const satisfies Record<Exclude<keyof MeshPort, 'watchReports'>, readonly string[]>;

@@ -91,6 +91,15 @@ export class LocalMesh implements MeshPort {
     return requireModule(await this.controller.read(), module);
   }
 
+  async moduleNodes(module: string): Promise<string[]> {
+    const state = await this.controller.read();
+    requireModule(state, module);
+    return Object.entries(state.nodes)
+      .filter(([, entry]) => entry.assigned.includes(module))
+      .map(([node]) => node)
+      .sort();
+  }
+
   async listModules(): Promise<ModuleSpec[]> {
     const state = await this.controller.read();
     return Object.keys(state.modules)
