@@ -27,7 +27,10 @@ export interface LockHolder {
 }
 
 export interface LockRequest extends LockHolder {
+  /** Held by this runbook alone. */
   locks: string[];
+  /** Held together with other runbooks that only share them, never while one holds it alone. */
+  shared?: string[];
 }
 
 export interface LockState {
@@ -86,15 +89,18 @@ export async function runbookLocks(start: LockRequest | LockState): Promise<void
   }
 }
 
-/** Grants, in order, every request whose locks are neither held nor reserved by an earlier request. */
+/**
+ * Grants, in order, every request whose locks are free: one it holds alone must be neither held nor reserved,
+ * one it shares must not be held or reserved by someone holding it alone.
+ */
 async function grantWhatIsFree(state: LockState, told: Map<string, string>): Promise<void> {
-  const taken = new Map<string, LockHolder>();
-  for (const h of state.held) for (const lock of h.locks) taken.set(lock, h);
+  const taken = new Map<string, Taken>();
+  for (const h of state.held) claim(taken, h);
   for (const request of [...state.queue]) {
-    const blocker = request.locks.map((lock) => taken.get(lock)).find((h) => h !== undefined);
+    const blocker = blockerOf(taken, request);
     const requester = getExternalWorkflowHandle(request.workflowId, request.runId);
     if (blocker) {
-      for (const lock of request.locks) if (!taken.has(lock)) taken.set(lock, request);
+      claim(taken, request);
       const key = `${request.workflowId}/${request.runId}`;
       if (told.get(key) !== `${blocker.workflowId}/${blocker.runId}`) {
         told.set(key, `${blocker.workflowId}/${blocker.runId}`);
@@ -110,8 +116,29 @@ async function grantWhatIsFree(state: LockState, told: Map<string, string>): Pro
       .catch(() => false); // it ended while it waited
     if (!granted) continue;
     state.held.push(request);
-    for (const lock of request.locks) taken.set(lock, request);
+    claim(taken, request);
   }
+}
+
+interface Taken {
+  by: LockHolder;
+  alone: boolean;
+}
+
+function blockerOf(taken: Map<string, Taken>, request: LockRequest): LockHolder | undefined {
+  const alone = request.locks.map((lock) => taken.get(lock)?.by);
+  const shared = (request.shared ?? [])
+    .map((lock) => taken.get(lock))
+    .map((t) => (t?.alone ? t.by : undefined));
+  return [...alone, ...shared].find((h) => h !== undefined);
+}
+
+/** Marks a holder's (or a waiting request's reserved) locks as taken, keeping whoever took each first. */
+function claim(taken: Map<string, Taken>, request: LockRequest): void {
+  for (const lock of request.locks)
+    if (!taken.get(lock)?.alone) taken.set(lock, { by: request, alone: true });
+  for (const lock of request.shared ?? [])
+    if (!taken.has(lock)) taken.set(lock, { by: request, alone: false });
 }
 
 /** A holder terminated (never released) is noticed once somebody waits for what it holds. */

@@ -34,10 +34,16 @@ export class Locks {
   }
 
   /** Takes every lock, waiting as long as another runbook holds one; `onWait` says who it waits for. */
-  async take(locks: string[], what: string, onWait: (holder: LockHolder) => void): Promise<void> {
+  async take(
+    wanted: { alone: string[]; shared: string[] },
+    what: string,
+    onWait: (holder: LockHolder) => void,
+  ): Promise<void> {
     const { workflowId, runId } = workflowInfo();
     this.asked = true;
-    await request({ workflowId, runId, what, locks: [...new Set(locks)].sort() });
+    const locks = [...new Set(wanted.alone)].sort();
+    const shared = [...new Set(wanted.shared)].filter((l) => !locks.includes(l)).sort();
+    await request({ workflowId, runId, what, locks, shared });
     let shown: LockHolder | undefined;
     while (!this.granted) {
       await condition(() => this.granted || this.busy !== shown);
