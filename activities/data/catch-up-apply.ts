@@ -1,8 +1,19 @@
 import { randomBytes } from 'node:crypto';
 import { constants, type BigIntStats } from 'node:fs';
-import { chmod, copyFile, lchown, lstat, mkdir, readlink, rename, rm, symlink } from 'node:fs/promises';
+import {
+  chmod,
+  copyFile,
+  lchown,
+  lstat,
+  mkdir,
+  readdir,
+  readlink,
+  rename,
+  rm,
+  symlink,
+} from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import { isBelow, treeOrder, type CatchUpPlan } from './catch-up-plan';
+import { isBelow, parentOf, treeOrder, type CatchUpPlan } from './catch-up-plan';
 import { manifestEntry, scanManifest, unchanged, type Manifest, type ManifestEntry } from './manifest';
 import { copyMetadata } from './metadata';
 import { kindOf } from './tree';
@@ -91,11 +102,30 @@ export async function applyPlan(
   }
   // Children change their directory's mtime, so new directories get theirs last, deepest first.
   for (const [rel, stat] of made.reverse()) await copyMetadata(join(hostB, rel), stat);
+  await followTimesOfA(hostA, hostB, [...plan.bring, ...plan.remove].map(parentOf));
   for (const rel of plan.bring) {
     const written = await entryAt(join(hostB, rel));
     if (written) next.b[rel] = written.entry;
   }
   return next;
+}
+
+/**
+ * A directory the catch-up wrote into gets A's times back when it now holds the same names as on A; one
+ * that also holds B's own new entries keeps B's times.
+ */
+async function followTimesOfA(hostA: string, hostB: string, dirs: string[]): Promise<void> {
+  for (const rel of [...new Set(dirs)].sort(treeOrder).reverse()) {
+    const [a, b] = [join(hostA, rel), join(hostB, rel)];
+    const [onA, onB] = await Promise.all([namesIn(a), namesIn(b)]);
+    if (onA === undefined || onA !== onB) continue;
+    await copyMetadata(b, await lstat(a, { bigint: true }));
+  }
+}
+
+async function namesIn(dir: string): Promise<string | undefined> {
+  const names = await readdir(dir).catch(() => undefined);
+  return names?.sort().join('\0');
 }
 
 async function expectSubtreeUnchanged(hostB: string, dir: string, before: Manifest): Promise<void> {

@@ -164,6 +164,15 @@ describe('catching B up with A after the switch: B is the truth, only A-only cha
     assert.equal(await read(b, 'notes'), 'notes v2');
   });
 
+  it("a file A gained and one A removed leave B's directories with A's times, so B verifies against A", async () => {
+    const { move, a, catchUp } = await copiedMove();
+    await writeFile(join(a, 'logs', 'new.log'), 'a log line written on A during the wait');
+    await rm(join(a, 'y'));
+    assert.deepEqual(await catchUp(false), { ...NOTHING, copied: ['logs/new.log'], removed: ['y'] });
+    const verified = await data.verifyTree(move);
+    assert.deepEqual(verified.differences, [], 'no directory differs by its mtime');
+  });
+
   it('records a baseline idempotently, as one whole file under the worker state dir', async () => {
     const { move, baseline } = await copiedMove();
     assert.deepEqual(await data.recordBaseline(move), { baseline, files: 5 });
