@@ -49,7 +49,7 @@ describe('npm run bench', () => {
       assert.equal(e.detection.healthyMs?.n, 1, 'no detection latency for the healthy successor');
       assert.equal(e.detection.heldMs, undefined, 'nothing is held without leftovers');
       assert.ok((e.historyEvents?.median ?? 0) > 0 && (e.historyBytes?.median ?? 0) > 0);
-      assert.ok(e.activities.some((a) => a.type === 'inspectModuleContainers'));
+      assert.ok(e.activities.some((a) => a.type === 'observeModuleContainers'));
       assert.ok(result.worker.peakRssMb > 0 && result.worker.idleRssMb > 0);
       assert.equal(result.cli, undefined, '--only executor leaves the CLI out');
       assert.deepEqual(result.scale, []);

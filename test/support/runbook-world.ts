@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
 import type { Client, Connection, WorkflowHandleWithFirstExecutionRunId } from '@temporalio/client';
 import type { ActivityDeps } from '../../activities';
 import { dockerResolver } from '../../docker/endpoints';
@@ -50,7 +51,12 @@ export class RunbookWorld<M extends LocalMesh = LocalMesh> implements AsyncDispo
     const world = new RunbookWorld(local as LocalWorld<M>, connected.client, connected.connection);
     if (options.worker === 'none') return world;
     try {
-      const deps = { mesh: local.mesh, dockerFor: dockerResolver({}), ...options.deps };
+      const deps = {
+        mesh: local.mesh,
+        dockerFor: dockerResolver({}),
+        stateDir: join(local.stateDir, 'runbook'),
+        ...options.deps,
+      };
       world.workers.push(await startTestWorker(world.taskQueue, deps, options.wrap));
     } catch (error) {
       await world[Symbol.asyncDispose]();
