@@ -1,6 +1,6 @@
 import type { MeshPort } from '../mesh/port';
 import type { DockerEngine } from '../docker/engine';
-import { createDataActivities } from './data';
+import { createDataActivities, resolveRunbookStateDir } from './data';
 import { createDockerActivities } from './docker';
 import type { HostRootOf } from './host-root';
 import { createMeshActivities } from './mesh';
@@ -12,6 +12,8 @@ export interface ActivityDeps extends RunbookSettingsDeps {
   dockerFor(node: string): DockerEngine;
   /** Where each node's host paths are on this worker's machine (activities/host-root.ts). */
   hostRootOf: HostRootOf;
+  /** The worker's own state (catch-up baselines); default $MESH_STATE_DIR/runbook or ~/.local/state/mesh/runbook. */
+  stateDir?: string;
 }
 
 /** Every activity the runbooks use, built from the same dependencies in production and in tests. */
@@ -20,7 +22,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createMeshActivities(deps),
     ...createDockerActivities(deps),
     ...createProbeActivities(),
-    ...createDataActivities(deps),
+    ...createDataActivities({ ...deps, stateDir: deps.stateDir ?? resolveRunbookStateDir() }),
     ...createRunbookActivities(deps),
   };
 }

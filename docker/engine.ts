@@ -56,6 +56,11 @@ export class DockerEngine {
     return this.docker.listContainers({ all: true, filters: { label } });
   }
 
+  /** Every container on the engine, in any state, labelled or not. */
+  async listAll(): Promise<Dockerode.ContainerInfo[]> {
+    return this.docker.listContainers({ all: true });
+  }
+
   /** Starting a running container is success. */
   async start(nameOrId: string): Promise<void> {
     await tolerate([304], () => this.docker.getContainer(nameOrId).start());

@@ -17,7 +17,14 @@ export interface MeshPort {
   applyReport(node: string, pushId: string): Promise<ApplyReport | undefined>;
   nodeState(node: string): Promise<NodeState>;
   moduleSpec(module: string): Promise<ModuleSpec>;
+  /** The nodes module M is assigned to, sorted: a spec or policy change reaches every one of them. */
+  moduleNodes(module: string): Promise<string[]>;
   /** Replaces a module's spec (e.g. a changed mount path). Takes effect on the next push. */
   setModuleSpec(spec: ModuleSpec): Promise<void>;
   setUpgradePolicy(module: string, policy: UpgradePolicy): Promise<void>;
+  /**
+   * Calls `onChange` whenever the node may have written a new apply report; returns how to stop. An
+   * adapter without a way to be told (a remote controller) leaves it out and callers look again on a backoff.
+   */
+  watchReports?(node: string, onChange: () => void): () => void;
 }

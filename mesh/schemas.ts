@@ -124,6 +124,13 @@ export const NodeState = z.strictObject({
 });
 export type NodeState = z.infer<typeof NodeState>;
 
+/** The nodes a module is assigned to, as the controller lists them. */
+export const ModuleNodes = z.strictObject({
+  module: Name,
+  nodes: z.array(Name),
+});
+export type ModuleNodes = z.infer<typeof ModuleNodes>;
+
 export function dirResourceId(module: string, hostPath: string): string {
   return `${module}/dir:${hostPath}`;
 }

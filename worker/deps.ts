@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { hostRootFromMesh, type ActivityDeps } from '../activities';
+import { resolveRunbookStateDir } from '../activities/data';
 import { webhookNotifier, type Notifier } from '../activities/runbook/notifier';
 import { ANY_NODE, loadConfig, redactUrl, type MeshConfig } from '../config';
 import type { WebhookConfig } from '../config/webhook';
@@ -9,14 +10,18 @@ import { loadCommandMeshConfig } from '../mesh/command/config';
 import { LocalMesh } from '../mesh/local';
 import type { MeshPort } from '../mesh/port';
 
-/** The worker's activity dependencies from the effective config (see config/): mesh, Docker, policy, notifier. */
-export function depsFromConfig(config: MeshConfig): ActivityDeps {
+/**
+ * The worker's activity dependencies from the effective config (see config/): mesh, Docker, policy,
+ * notifier, and its state dir ($MESH_STATE_DIR/runbook, else ~/.local/state/mesh/runbook).
+ */
+export function depsFromConfig(config: MeshConfig, env: NodeJS.ProcessEnv = process.env): ActivityDeps {
   const { [ANY_NODE]: fallback, ...nodes } = config.nodes;
   const mesh = meshOf(config.mesh);
   return {
     mesh,
     // Node workers use their own host root (worker/node-worker.ts); this answers for revision-1 runbooks.
     hostRootOf: hostRootFromMesh(mesh),
+    stateDir: resolveRunbookStateDir(env),
     dockerFor: dockerResolver({ ...(fallback ? { default: fallback } : {}), nodes }),
     policy: config.policy,
     ...(config.notifier ? { notifier: describedWebhook(config.notifier.webhook) } : {}),
@@ -28,7 +33,7 @@ export function depsFromConfig(config: MeshConfig): ActivityDeps {
  * MESH_ADAPTER, MESH_COMMAND_CONFIG, MESH_LOCAL_STATE and MESH_DOCKER_ENDPOINTS override it.
  */
 export function depsFromEnv(env: NodeJS.ProcessEnv = process.env): ActivityDeps {
-  return depsFromConfig(loadConfig({ env }));
+  return depsFromConfig(loadConfig({ env }), env);
 }
 
 function meshOf(mesh: MeshConfig['mesh']): MeshPort {

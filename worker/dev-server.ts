@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { ensureUserForServer } from './temporal-binary';
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { join } from 'node:path';
@@ -118,6 +119,7 @@ export async function startDevServer(options: DevServerOptions, signal: AbortSig
   const pidFile = join(options.stateDir, PID_FILE);
   const log = openSync(logFile, 'a');
   writeFileSync(log, `--- mesh runbook dev: ${new Date().toISOString()} ---\n`);
+  ensureUserForServer();
   const child = spawn(options.cli, devServerArgs(options), { detached: true, stdio: ['ignore', log, log] });
   closeSync(log);
   let spawnError: Error | undefined;

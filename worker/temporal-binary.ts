@@ -1,4 +1,5 @@
 import { accessSync, constants } from 'node:fs';
+import { userInfo } from 'node:os';
 import { delimiter, join } from 'node:path';
 import type { EphemeralServerExecutable } from '@temporalio/testing';
 
@@ -20,8 +21,22 @@ function isExecutable(path: string): boolean {
   }
 }
 
+/**
+ * The Temporal server (a Go binary built without cgo) asks for the current user by `$USER` and fails to
+ * start without it ("user: Current requires cgo or $USER set"): a CI job or a service may not set it.
+ */
+export function ensureUserForServer(env: NodeJS.ProcessEnv = process.env): void {
+  if (env.USER) return;
+  try {
+    env.USER = userInfo().username;
+  } catch {
+    env.USER = 'mesh';
+  }
+}
+
 /** A local binary when there is one; otherwise the SDK's own download (works only with internet access). */
 export function devServerExecutable(env: NodeJS.ProcessEnv = process.env): EphemeralServerExecutable {
+  ensureUserForServer(env);
   const path = findTemporalCli(env);
   return path ? { type: 'existing-path', path } : { type: 'cached-download' };
 }

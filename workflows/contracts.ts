@@ -25,6 +25,7 @@ export const NODE_LOCAL_ACTIVITIES = [
   'catchUpCopy',
   'containersUsingPath',
   'inspectModuleContainers',
+  'observeModuleContainers',
   'stopModuleContainers',
   'startModuleContainers',
   'runningModuleContainers',
@@ -98,18 +99,28 @@ export const EdgeFlipInput = z
 export type EdgeFlipInput = z.infer<typeof EdgeFlipInput>;
 export type EdgeFlipInputArg = z.input<typeof EdgeFlipInput>;
 
-export const DataPathMoveInput = z.strictObject({
-  node: Name,
-  module: Name,
-  /** The host path the module's data lives on now (A). */
-  from: AbsolutePath,
-  /** The host path it moves to (B). */
-  to: AbsolutePath,
-  /** The containers expected to mount A; preflight refuses when the spec says otherwise. Empty: whatever mounts A. */
-  containers: z.array(Name).default([]),
-  startedBy: z.string().min(1),
-  timings: Timings.default(Timings.parse({})),
-});
+export const DataPathMoveInput = z
+  .strictObject({
+    node: Name,
+    /**
+     * Every node the module is assigned to, when more than one: the spec and policy are fleet-wide, so the move
+     * changes them all and moves each node's data. Empty: `node` alone (preflight refuses if there are more).
+     */
+    nodes: z.array(Name).default([]),
+    module: Name,
+    /** The host path the module's data lives on now (A). */
+    from: AbsolutePath,
+    /** The host path it moves to (B). */
+    to: AbsolutePath,
+    /** The containers expected to mount A; preflight refuses when the spec says otherwise. Empty: whatever mounts A. */
+    containers: z.array(Name).default([]),
+    startedBy: z.string().min(1),
+    timings: Timings.default(Timings.parse({})),
+  })
+  .refine((i) => i.nodes.length === 0 || i.nodes.includes(i.node), {
+    path: ['nodes'],
+    message: "must include the runbook's own node",
+  });
 export type DataPathMoveInput = z.infer<typeof DataPathMoveInput>;
 export type DataPathMoveInputArg = z.input<typeof DataPathMoveInput>;
 

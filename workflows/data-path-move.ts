@@ -2,12 +2,13 @@ import { patched } from '@temporalio/workflow';
 import type { ModuleSpec } from '../mesh/schemas';
 import { DataPathMoveInput, parseInput, type DataPathMoveInputArg, type RunbookStatus } from './contracts';
 import { dataPathMoveV1 } from './legacy/data-path-move-v1';
-import { REVISION_2 } from './runbook/revision';
-import { act, longAct } from './runbook/activities';
+import { act, longAct, undoAct } from './runbook/activities';
 import { refuse } from './runbook/failures';
 import { judgePush } from './runbook/judge-push';
+import { ContainerMemory } from './runbook/memory';
 import { openRunbook } from './runbook/open';
 import { definePlan } from './runbook/plan';
+import { REVISION_2 } from './runbook/revision';
 import type { Look } from './runbook/runbook';
 import {
   applyGateStep,
@@ -15,9 +16,10 @@ import {
   LOCKS_STEP,
   PREFLIGHT,
   preflightStep,
-  pushNode,
+  PUSH,
   PUSH_STEP,
 } from './runbook/shared-steps';
+import type { ReceiptEvidence } from './verdict';
 
 export const DATA_PATH_MOVE = definePlan({
   revision: 2,
@@ -26,7 +28,7 @@ export const DATA_PATH_MOVE = definePlan({
   steps: [
     LOCKS_STEP,
     preflightStep(
-      'paths are safe, A exists, B is empty with room, the containers mounting A are the expected ones',
+      'on every node of the module: real paths safe and apart, A exists and no other container uses it, B empty with room, the containers mounting A are the expected ones',
     ),
     {
       name: 'freeze-policy',
@@ -44,13 +46,18 @@ export const DATA_PATH_MOVE = definePlan({
       name: 'copy',
       kind: 'action',
       does: 'copy A to B with owners, modes, times, links (resumes after a worker crash)',
-      undo: { name: 'remove-copy', does: 'remove the copy' },
+      undo: { name: 'remove-copy', does: 'remove the copy (nothing has run on it yet)' },
     },
     {
       name: 'verify-copy',
       kind: 'gate',
       does: 'compare count, bytes and sha256 of every file; recopy copies again',
       actions: ['recopy', 'abort'],
+    },
+    {
+      name: 'record-baseline',
+      kind: 'action',
+      does: 'remember A and B as verified, so a later catch-up tells new writes on B from old data on A',
     },
     {
       name: 'switch-spec',
@@ -62,22 +69,39 @@ export const DATA_PATH_MOVE = definePlan({
       },
     },
     PUSH_STEP,
-    applyGateStep('no running container may still mount A', ['recreate', 'retry', 'recheck', 'abort']),
+    applyGateStep('no running container may still mount A', [
+      'recreate',
+      'retry',
+      'recheck',
+      'accept-restarts',
+      'abort',
+    ]),
+    {
+      name: 'catch-up',
+      kind: 'gate',
+      does: 'bring to B only what changed on A since the copy; a file changed on both sides waits with its path',
+      actions: ['recheck', 'keep-new', 'abort'],
+      when: 'after the operator chose recreate or keep',
+    },
     {
       name: 'recreate',
       kind: 'action',
-      does: 'stop the containers, catch the copy up and verify it, recreate them on B',
+      does: 'recreate the containers still on A on B',
       when: 'after the operator chose recreate or keep',
     },
     { name: 'restore-policy', kind: 'action', does: 'restore the roll-out policy recorded at freeze-policy' },
     {
       name: 'approve-remove-old-data',
       kind: 'approval',
-      does: 'decide what happens to A',
-      actions: ['remove', 'keep'],
+      does: 'decide what happens to A; remove is offered only while no container uses A',
+      actions: ['remove', 'keep', 'recheck'],
       fourEyes: true,
     },
-    { name: 'remove-old-data', kind: 'action', does: 'delete A (only after remove)' },
+    {
+      name: 'remove-old-data',
+      kind: 'action',
+      does: 'delete A (only after remove), checking right before that no container uses it',
+    },
     {
       name: 'after-switch',
       kind: 'approval',
@@ -93,17 +117,31 @@ export async function dataPathMove(rawInput: DataPathMoveInputArg): Promise<Runb
   const input = parseInput(DataPathMoveInput, rawInput);
   if (!patched(REVISION_2)) return dataPathMoveV1(input);
   const { node, module, from, to, timings } = input;
+  const nodes = input.nodes.length > 0 ? [node, ...input.nodes.filter((n) => n !== node)] : [node];
+  const each = <T>(work: (n: string) => Promise<T>) => forEach(nodes, work);
+  /** One line for a step's results: as it always read for one node, each node's named for several. */
+  const perNode = <T>(all: T[], line: (result: T) => string) =>
+    nodes.length === 1 && all[0] !== undefined
+      ? line(all[0])
+      : all.map((r, i) => `${nodes[i]}: ${line(r)}`).join('; ');
+  const memory = new ContainerMemory();
 
-  const touches = { nodes: [node], modules: [module], what: `data-path-move of ${module} on ${node}` };
+  const touches = {
+    nodes,
+    modules: [module],
+    what: `data-path-move of ${module} on ${nodes.join(', ')}`,
+  };
   return openRunbook(DATA_PATH_MOVE, { ...input, touches }, async (rb) => {
     const { size, onOld, spec } = await rb.step(
       PREFLIGHT,
-      () => preflight(input),
+      () => preflight(input, nodes),
       (p) => p.note,
     );
     const oldPolicy = spec.upgradePolicy;
 
-    const unfreeze = rb.undo('unfreeze-policy', () => act.setUpgradePolicy({ module, policy: oldPolicy }));
+    const unfreeze = rb.undo('unfreeze-policy', () =>
+      undoAct.setUpgradePolicy({ module, policy: oldPolicy }),
+    );
     await rb.step(
       'freeze-policy',
       () => act.setUpgradePolicy({ module, policy: 'manual' }),
@@ -111,13 +149,23 @@ export async function dataPathMove(rawInput: DataPathMoveInputArg): Promise<Runb
     );
 
     const restartOnOld = rb.undo('restart-on-old-path', async () => {
-      await act.startContainers({ node, module, containers: onOld });
+      await each((n) => undoAct.startContainers({ node: n, module, containers: onOld }));
     });
     await stopContainers('');
 
-    const removeCopy = rb.undo('remove-copy', () => act.removeTree({ node, path: to }));
-    await copyAndVerify();
+    const removeCopy = rb.undo('remove-copy', async () => {
+      await each((n) => undoAct.removeTree({ node: n, path: to, refuseIfUsed: true }));
+    });
+    await copy();
+    await rb.gate('verify-copy', verifyCopy, { recopy: copy });
+    const baselines = await rb.step(
+      'record-baseline',
+      () => each((n) => act.recordBaseline({ node: n, from, to })),
+      (all) => perNode(all, (b) => `${b.files} entries`),
+    );
+    const baselineOf = (n: string) => baselines[nodes.indexOf(n)]?.baseline ?? '';
 
+    // Past this point a container may run on B: B is the truth, and the copy is never removed or mirrored.
     removeCopy.forget();
     restartOnOld.forget();
     const switchBack = rb.undo('switch-back', () => revertOrKeep(spec));
@@ -127,10 +175,11 @@ export async function dataPathMove(rawInput: DataPathMoveInputArg): Promise<Runb
       (r) => `${r.changed.join(', ')} now mount ${to}`,
     );
 
-    let receipt = await pushNode(rb, node);
-    await rb.gate(GATE_APPLY, () => judgePush({ node, module, oldHostPaths: [from] }, receipt, timings), {
-      retry: async () => (receipt = await pushNode(rb, node)),
+    let receipts = await pushAll();
+    await rb.gate(GATE_APPLY, onNewPath, {
+      retry: async () => (receipts = await pushAll()),
       recreate: catchUpAndRecreate,
+      'accept-restarts': async () => memory.acceptRestarts(),
     });
 
     await rb.step(
@@ -141,97 +190,205 @@ export async function dataPathMove(rawInput: DataPathMoveInputArg): Promise<Runb
     unfreeze.forget();
     switchBack.forget();
 
-    const fate = await rb.approve(
-      'approve-remove-old-data',
-      `${module} runs on ${to} with its data verified (${size.files} files, ${size.bytes} bytes); remove deletes ${from}, keep leaves it in place.`,
-    );
+    const fate = await decideOldData();
     if (fate === 'remove')
       await rb.step(
         'remove-old-data',
-        () => act.removeTree({ node, path: from }),
-        () => `removed ${from}`,
+        () => each((n) => act.removeTree({ node: n, path: from, refuseIfUsed: true })),
+        () => `removed ${from} on ${nodes.join(', ')}`,
       );
     else rb.skip('remove-old-data', `${from} kept`);
-    return rb.done(`${module} runs on ${to}; ${from} ${fate === 'remove' ? 'removed' : 'kept'}`);
+    return rb.done(
+      `${module} runs on ${to} on ${nodes.join(', ')}; ${from} ${fate === 'remove' ? 'removed' : 'kept'}`,
+    );
 
     function stopContainers(why: string) {
       return rb.step(
         'stop-containers',
-        () => act.stopContainers({ node, module, containers: onOld }),
-        (r) => `stopped ${r.stopped.join(', ')}${why}`,
+        () => each((n) => act.stopContainers({ node: n, module, containers: onOld })),
+        (all) => `stopped ${all.flatMap((r) => r.stopped).join(', ')}${why}`,
       );
     }
 
-    async function copyAndVerify(): Promise<void> {
-      const copy = () =>
-        rb.step(
-          'copy',
-          () => longAct.copyTree({ node, from, to }),
-          (r) => `${r.files} files, ${r.bytes} bytes${r.resumed ? ' (resumed)' : ''}`,
-        );
-      await copy();
-      await rb.gate('verify-copy', verifyCopy, { recopy: copy });
+    function copy() {
+      return rb.step(
+        'copy',
+        () => each((n) => longAct.copyTree({ node: n, from, to })),
+        (all) => perNode(all, (r) => `${r.files} files, ${r.bytes} bytes${r.resumed ? ' (resumed)' : ''}`),
+      );
+    }
+
+    async function verifyCopy(): Promise<Look> {
+      const results = await each((n) => longAct.verifyTree({ node: n, from, to }));
+      const counted = perNode(results, (v) => `${v.files} files, ${v.bytes} bytes`);
+      const differing = results.flatMap((v, i) =>
+        v.differences.map(
+          (d) => `${nodes.length > 1 ? `${nodes[i]}: ` : ''}${d.path} (${d.what.join(', ')})`,
+        ),
+      );
+      if (differing.length === 0)
+        return { ok: true, note: nodes.length > 1 ? counted : counted.replace(/^[^:]+: /, '') };
+      return {
+        ok: false,
+        note: `${differing.length} paths differ`,
+        verdict: 'failed',
+        reason: `The copy of ${from} at ${to} differs in ${differing.length} path(s): ${differing.slice(0, 5).join(', ')}; recopy copies again and verifies, abort restarts ${module} on ${from}.`,
+        actions: ['recopy', 'abort'],
+        facts: [`${counted} checked`, ...differing.slice(0, 20).map((path) => `differs: ${path}`)],
+      };
+    }
+
+    function pushAll(): Promise<ReceiptEvidence[]> {
+      return rb.step(
+        PUSH,
+        () => each((n) => act.pushNode({ node: n })),
+        (all) =>
+          all
+            .map(
+              (r, i) =>
+                `${nodes[i]}: ${r.readable ? `sent ${r.value.sent} as ${r.value.pushId}` : `unreadable: ${r.error}`}`,
+            )
+            .join('; '),
+      );
+    }
+
+    async function onNewPath(): Promise<Look> {
+      const looks = await each((n) =>
+        judgePush(
+          { node: n, module, oldHostPaths: [from] },
+          receipts[nodes.indexOf(n)] as ReceiptEvidence,
+          timings,
+          {
+            memory,
+          },
+        ),
+      );
+      return firstProblem(looks, nodes);
     }
 
     /**
-     * The push restarted the containers as they were, on A, so they may have written there since the copy:
-     * stop them, bring B up to date and verify it again, and only then recreate them on B.
+     * The push restarted the stopped containers as they were, on A, so they may have written there: stop
+     * them, bring B only what changed on A (never overwriting what B gained), then recreate them on B.
      */
     async function catchUpAndRecreate(): Promise<void> {
       await stopContainers(' to catch up the copy');
-      await copyAndVerify();
+      await rb.gate('catch-up', () => catchUp(false), { 'keep-new': () => catchUp(true) });
       await rb.step(
         'recreate',
-        () => act.recreateContainers({ node, module, containers: onOld }),
-        (r) => `recreated ${r.recreated.join(', ') || 'nothing'}`,
+        () => each((n) => act.recreateContainers({ node: n, module, containers: onOld })),
+        (all) => `recreated ${all.flatMap((r) => r.recreated).join(', ') || 'nothing'}`,
       );
+    }
+
+    async function catchUp(keepNewOnConflict: boolean): Promise<Look> {
+      const results = await each((n) =>
+        longAct.catchUpCopy({ node: n, from, to, baseline: baselineOf(n), keepNewOnConflict }),
+      );
+      const conflicts = results.flatMap((r, i) => r.conflicts.map((path) => `${nodes[i]}: ${path}`));
+      const brought = results.flatMap((r, i) => [
+        ...r.copied.map((path) => `${nodes[i]}: copied ${path}`),
+        ...r.removed.map((path) => `${nodes[i]}: removed ${path}`),
+        ...r.kept.map((path) => `${nodes[i]}: kept B's ${path}`),
+      ]);
+      const note = `${brought.length} change(s) from ${from} brought to ${to}`;
+      if (conflicts.length === 0) return { ok: true, note };
+      return {
+        ok: false,
+        note: `${conflicts.length} path(s) changed on both sides`,
+        verdict: 'failed',
+        reason: `${conflicts.length} path(s) changed both on ${from} and on ${to} since the copy (${conflicts.slice(0, 5).join(', ')}); nothing was copied. Resolve them by hand and recheck, keep-new brings the rest and keeps ${to}'s version of these, abort stops here.`,
+        actions: ['recheck', 'keep-new', 'abort'],
+        facts: [...conflicts.map((c) => `changed on both sides: ${c}`), ...brought.slice(0, 20)],
+      };
+    }
+
+    /** The old data goes only with an approval, and only while no container of any module uses it. */
+    async function decideOldData(): Promise<'remove' | 'keep'> {
+      for (;;) {
+        const users = (await each((n) => act.containersUsingPath({ node: n, path: from }))).flatMap(
+          (found, i) => found.map((c) => `${nodes[i]}: container ${c.name} (${c.state}) mounts ${c.source}`),
+        );
+        const inUse = users.length > 0;
+        const reason = inUse
+          ? `${module} runs on ${to}, but ${users.length} container(s) still use ${from} (${users.slice(0, 3).join(', ')}); keep leaves ${from} in place, recheck looks again once they are gone.`
+          : `${module} runs on ${to} with its data verified (${size.files} files, ${size.bytes} bytes); remove deletes ${from} on ${nodes.join(', ')}, keep leaves it in place.`;
+        const choice = await rb.approve('approve-remove-old-data', reason, {
+          offer: inUse ? ['keep', 'recheck'] : ['remove', 'keep'],
+          facts: users.map((u) => `in use: ${u}`),
+        });
+        if (choice !== 'recheck') return choice;
+      }
     }
 
     /** After the switch, B may hold new writes: going back to A is the operator's call, never automatic. */
     async function revertOrKeep(original: ModuleSpec): Promise<void> {
       const choice = await rb.approve(
         'after-switch',
-        `The runbook stopped after ${module}'s spec moved to ${to}, which may hold new writes; revert puts the spec and its containers back on ${from}, keep leaves ${module} on ${to} and recreates there any container still on ${from}.`,
+        `The runbook stopped after ${module}'s spec moved to ${to}, which may hold new writes; revert puts the spec and its containers back on ${from} (what was written on ${to} stays there, not on ${from}), keep leaves ${module} on ${to}, brings over only what changed on ${from} and recreates there any container still on ${from}.`,
       );
       // The spec says B; a container the push left on A would be moved by the next build once the
       // roll-out policy is restored (incident 2). Keep makes the containers match the spec now.
       if (choice === 'keep') return catchUpAndRecreate();
-      await act.restoreModuleSpec({ spec: { ...original, upgradePolicy: 'manual' } });
-      await act.recreateContainers({ node, module, containers: onOld });
+      await undoAct.restoreModuleSpec({ spec: { ...original, upgradePolicy: 'manual' } });
+      await each((n) => undoAct.recreateContainers({ node: n, module, containers: onOld }));
     }
   });
-
-  async function verifyCopy(): Promise<Look> {
-    const verified = await longAct.verifyTree({ node, from, to });
-    const counted = `${verified.files} files, ${verified.bytes} bytes`;
-    if (verified.mismatchCount === 0) return { ok: true, note: counted };
-    return {
-      ok: false,
-      note: `${verified.mismatchCount} paths differ`,
-      verdict: 'failed',
-      reason: `The copy of ${from} at ${to} differs in ${verified.mismatchCount} path(s): ${verified.mismatches.slice(0, 5).join(', ')}; recopy copies again and verifies, abort restarts ${module} on ${from}.`,
-      actions: ['recopy', 'abort'],
-      facts: [`${counted} checked`, ...verified.mismatches.slice(0, 20).map((path) => `differs: ${path}`)],
-    };
-  }
 }
 
-async function preflight(input: DataPathMoveInput) {
-  const { node, module, from, to } = input;
-  const size = await act.preflightMove({ node, from, to });
+/** Runs `work` for each node in turn; the results in the nodes' order. */
+async function forEach<T>(nodes: string[], work: (node: string) => Promise<T>): Promise<T[]> {
+  const results: T[] = [];
+  for (const n of nodes) results.push(await work(n));
+  return results;
+}
+
+/** All nodes ok: ok. Otherwise the first node's problem, its note and facts naming the node. */
+function firstProblem(looks: Look[], nodes: string[]): Look {
+  const single = nodes.length === 1;
+  const named = (i: number, text: string) => (single ? text : `${nodes[i]}: ${text}`);
+  const failing = looks.findIndex((l) => !l.ok);
+  if (failing < 0) return { ok: true, note: looks.map((l, i) => named(i, l.note)).join('; ') };
+  const look = looks[failing] as Extract<Look, { ok: false }>;
+  return { ...look, note: named(failing, look.note), facts: look.facts.map((f) => named(failing, f)) };
+}
+
+async function preflight(input: DataPathMoveInput, nodes: string[]) {
+  const { module, from, to } = input;
+  const sizes = await forEach(nodes, (n) => act.preflightMove({ node: n, from, to }));
+  const assigned = await act.moduleNodes({ module });
+  const unnamed = assigned.filter((n) => !nodes.includes(n));
+  if (unnamed.length > 0)
+    throw refuse(
+      `${module} is assigned to ${assigned.join(', ')}; its spec and policy are the same on every node, so a move changes them all: name them all (--nodes ${assigned.join(',')}) and the runbook moves each node's data`,
+    );
+  const notAssigned = nodes.filter((n) => !assigned.includes(n));
+  if (notAssigned.length > 0) throw refuse(`${module} is not assigned to ${notAssigned.join(', ')}`);
   const spec = await act.readModuleSpec({ module });
-  const onOld = await act.containersMounting({ node, module, path: from });
+  const onOld = await act.containersMounting({ node: input.node, module, path: from });
   if (onOld.length === 0) throw refuse(`no container of ${module} mounts ${from}`);
   const expected = [...input.containers].sort();
-  if (expected.length > 0 && expected.join() !== [...onOld].sort().join()) {
+  if (expected.length > 0 && expected.join() !== [...onOld].sort().join())
     throw refuse(
       `the containers mounting ${from} are ${onOld.join(', ')}, not the expected ${expected.join(', ')}`,
     );
-  }
+  const users = await forEach(nodes, (n) => act.containersUsingPath({ node: n, path: from }));
+  const others = users.flatMap((found, i) =>
+    found
+      .filter((c) => !(c.module === module && c.node === nodes[i]))
+      .map(
+        (c) =>
+          `${c.name} on ${nodes[i]} (${c.module ? `module ${c.module}` : 'no module'}) mounts ${c.source}`,
+      ),
+  );
+  if (others.length > 0) throw refuse(`${from} is used by more than ${module}: ${others.join(', ')}`);
+  const size = sizes.reduce((sum, s) => ({ files: sum.files + s.files, bytes: sum.bytes + s.bytes }), {
+    files: 0,
+    bytes: 0,
+  });
   return {
     size,
     onOld,
     spec,
-    note: `${size.files} files, ${size.bytes} bytes; ${onOld.join(', ')} mount ${from}`,
+    note: `${size.files} files, ${size.bytes} bytes on ${nodes.join(', ')}; ${onOld.join(', ')} mount ${from}`,
   };
 }

@@ -133,7 +133,8 @@ export async function edgeFlip(rawInput: EdgeFlipInputArg): Promise<RunbookStatu
 
   const touches = {
     nodes: [node],
-    modules: [module, predecessor],
+    modules: [],
+    reads: [module, predecessor],
     what: `edge-flip ${predecessor} → ${module} on ${node}`,
   };
   return openRunbook(EDGE_FLIP, { ...input, touches }, async (rb) => {

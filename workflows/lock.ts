@@ -11,9 +11,11 @@ import {
 import type { Activities } from '../activities';
 
 /**
- * One workflow per lock (`lock-module-forge`, `lock-node-forge2`): it grants the lock to one runbook at a
- * time, first come first served, and ends when nobody holds or wants it. Temporal's one-workflow-per-id
- * makes it atomic: two runbooks asking at once meet the same lock.
+ * The locks of every runbook on one task queue, kept by one workflow (`runbook-locks@<queue>`): a runbook
+ * asks for all the node and module locks it needs in one request, and gets them all at once when none is
+ * held, first come first served (a waiting request reserves its locks against later ones, so it is never
+ * starved, and since nobody holds some while waiting for others, nobody deadlocks). Temporal's
+ * one-workflow-per-id makes it atomic. It ends when nobody holds or wants a lock.
  */
 
 export interface LockHolder {
@@ -24,83 +26,124 @@ export interface LockHolder {
   what: string;
 }
 
-export interface LockState {
-  holder?: LockHolder;
-  queue: LockHolder[];
+export interface LockRequest extends LockHolder {
+  /** Held by this runbook alone. */
+  locks: string[];
+  /** Held together with other runbooks that only share them, never while one holds it alone. */
+  shared?: string[];
 }
 
-export const requestLock = defineSignal<[LockHolder]>('requestLock');
-export const releaseLock = defineSignal<[{ workflowId: string; runId: string }]>('releaseLock');
-/** Sent to a requester: it holds the lock now. */
-export const lockGranted = defineSignal<[{ lock: string }]>('lockGranted');
-/** Sent to a requester that must wait: who holds the lock. */
-export const lockBusy = defineSignal<[{ lock: string; heldBy: LockHolder }]>('lockBusy');
+export interface LockState {
+  held: LockRequest[];
+  queue: LockRequest[];
+}
+
+export const requestLocks = defineSignal<[LockRequest]>('requestLocks');
+export const releaseLocks = defineSignal<[{ workflowId: string; runId: string }]>('releaseLocks');
+/** Sent to a requester: it holds every lock it asked for. */
+export const locksGranted = defineSignal<[]>('locksGranted');
+/** Sent to a requester that must wait: who holds (or has reserved) a lock it needs. */
+export const locksBusy = defineSignal<[{ heldBy: LockHolder }]>('locksBusy');
 export const lockStateQuery = defineQuery<LockState>('lockState');
 
 /**
- * Locks are per task queue: the lock's workflow runs where the runbooks that share it run, so a deployment
- * whose workers are gone (a demo, a test) never leaves a lock that runbooks elsewhere would wait on.
+ * Per task queue: the locks live where the runbooks that share them run, so a deployment whose workers are
+ * gone (a demo, a test) never leaves a lock that runbooks elsewhere would wait on.
  */
-export function lockWorkflowId(lock: string, taskQueue: string): string {
-  return `lock-${lock}@${taskQueue}`;
+export function lockKeeperId(taskQueue: string): string {
+  return `runbook-locks@${taskQueue}`;
 }
 
 const runs = proxyActivities<Pick<Activities, 'workflowIsOpen'>>({
   startToCloseTimeout: '30 seconds',
-  retry: { initialInterval: '5 seconds', maximumInterval: '1 minute' },
+  retry: { initialInterval: '1 second', maximumInterval: '30 seconds' },
 });
 
 const same = (a: { workflowId: string; runId: string }) => (b: { workflowId: string; runId: string }) =>
   a.workflowId === b.workflowId && a.runId === b.runId;
 
-/**
- * While someone waits, how often the lock checks that its holder still runs (a terminated runbook never
- * releases). It also checks whenever a new request arrives; with nobody waiting it does not check at all.
- */
+/** While someone waits, how often the keeper checks that the holders in its way still run. */
 const HOLDER_CHECK = '30 seconds';
 const HISTORY_LIMIT = 2_000;
 
-export async function runbookLock(first: LockHolder | LockState): Promise<void> {
-  const lock = workflowInfo()
-    .workflowId.replace(/^lock-/, '')
-    .replace(/@[^@]*$/, '');
-  const state: LockState = 'queue' in first ? first : { queue: [first] };
-  const tellBusy = async (requester: LockHolder) => {
-    if (!state.holder) return;
-    await getExternalWorkflowHandle(requester.workflowId, requester.runId)
-      .signal(lockBusy, { lock, heldBy: state.holder })
-      .catch(() => undefined);
-  };
-  setHandler(requestLock, (requester) => {
-    if ((state.holder && same(state.holder)(requester)) || state.queue.some(same(requester))) return;
-    state.queue.push(requester);
-    void tellBusy(requester);
+export async function runbookLocks(start: LockRequest | LockState): Promise<void> {
+  const state: LockState = 'queue' in start ? start : { held: [], queue: [start] };
+  const told = new Map<string, string>();
+  setHandler(requestLocks, (request) => {
+    if (state.held.some(same(request)) || state.queue.some(same(request))) return;
+    state.queue.push(request);
   });
-  setHandler(releaseLock, (released) => {
-    if (state.holder && same(state.holder)(released)) delete state.holder;
-    state.queue = state.queue.filter((waiting) => !same(waiting)(released));
+  setHandler(releaseLocks, (released) => {
+    state.held = state.held.filter((h) => !same(h)(released));
+    state.queue = state.queue.filter((q) => !same(q)(released));
   });
   setHandler(lockStateQuery, () => state);
 
-  while (state.holder || state.queue.length > 0) {
-    if (!state.holder) {
-      const next = state.queue.shift() as LockHolder;
-      state.holder = next;
-      const granted = await getExternalWorkflowHandle(next.workflowId, next.runId)
-        .signal(lockGranted, { lock })
-        .then(() => true)
-        .catch(() => false);
-      if (!granted) delete state.holder; // it ended while it waited
-      for (const waiting of state.queue) await tellBusy(waiting);
+  while (state.held.length > 0 || state.queue.length > 0) {
+    await grantWhatIsFree(state, told);
+    const before = { held: state.held.length, queue: state.queue.length };
+    const moved = () => state.held.length !== before.held || state.queue.length !== before.queue;
+    if (state.queue.length === 0) await condition(moved);
+    else if (!(await condition(moved, HOLDER_CHECK))) await dropEndedHolders(state);
+    if (workflowInfo().historyLength > HISTORY_LIMIT) await continueAsNew<typeof runbookLocks>(state);
+  }
+}
+
+/**
+ * Grants, in order, every request whose locks are free: one it holds alone must be neither held nor reserved,
+ * one it shares must not be held or reserved by someone holding it alone.
+ */
+async function grantWhatIsFree(state: LockState, told: Map<string, string>): Promise<void> {
+  const taken = new Map<string, Taken>();
+  for (const h of state.held) claim(taken, h);
+  for (const request of [...state.queue]) {
+    const blocker = blockerOf(taken, request);
+    const requester = getExternalWorkflowHandle(request.workflowId, request.runId);
+    if (blocker) {
+      claim(taken, request);
+      const key = `${request.workflowId}/${request.runId}`;
+      if (told.get(key) !== `${blocker.workflowId}/${blocker.runId}`) {
+        told.set(key, `${blocker.workflowId}/${blocker.runId}`);
+        const { workflowId, runId, what } = blocker;
+        await requester.signal(locksBusy, { heldBy: { workflowId, runId, what } }).catch(() => undefined);
+      }
       continue;
     }
-    const holder = state.holder;
-    const waiting = state.queue.length;
-    const moved = () => state.holder !== holder || state.queue.length > waiting;
-    if (waiting > 0) await condition(moved, HOLDER_CHECK);
-    else await condition(moved);
-    if (state.holder === holder && state.queue.length > 0 && !(await runs.workflowIsOpen(holder)))
-      delete state.holder;
-    if (workflowInfo().historyLength > HISTORY_LIMIT) await continueAsNew<typeof runbookLock>(state);
+    state.queue = state.queue.filter((q) => !same(q)(request));
+    const granted = await requester
+      .signal(locksGranted)
+      .then(() => true)
+      .catch(() => false); // it ended while it waited
+    if (!granted) continue;
+    state.held.push(request);
+    claim(taken, request);
+  }
+}
+
+interface Taken {
+  by: LockHolder;
+  alone: boolean;
+}
+
+function blockerOf(taken: Map<string, Taken>, request: LockRequest): LockHolder | undefined {
+  const alone = request.locks.map((lock) => taken.get(lock)?.by);
+  const shared = (request.shared ?? [])
+    .map((lock) => taken.get(lock))
+    .map((t) => (t?.alone ? t.by : undefined));
+  return [...alone, ...shared].find((h) => h !== undefined);
+}
+
+/** Marks a holder's (or a waiting request's reserved) locks as taken, keeping whoever took each first. */
+function claim(taken: Map<string, Taken>, request: LockRequest): void {
+  for (const lock of request.locks)
+    if (!taken.get(lock)?.alone) taken.set(lock, { by: request, alone: true });
+  for (const lock of request.shared ?? [])
+    if (!taken.has(lock)) taken.set(lock, { by: request, alone: false });
+}
+
+/** A holder terminated (never released) is noticed once somebody waits for what it holds. */
+async function dropEndedHolders(state: LockState): Promise<void> {
+  for (const holder of [...state.held]) {
+    if (!(await runs.workflowIsOpen(holder))) state.held = state.held.filter((h) => !same(h)(holder));
   }
 }

@@ -1,12 +1,21 @@
 import { ApplicationFailure } from '@temporalio/common';
 import { FAILURE } from '../../workflows/contracts';
-import { refusalsAreFinal } from '../failures';
+import type { PathUser } from '../docker/containers-using-path';
+import { invalidInput, refusalsAreFinal } from '../failures';
+import { BaselineError } from './baseline-store';
 import { MovePathError } from './paths';
 import { PreflightError } from './preflight';
 
+/** Failure types only the data activities throw. */
+export const DATA_FAILURE = {
+  /** A path to remove is still mounted by a container: nothing was removed. */
+  pathInUse: 'PathInUse',
+} as const;
+
 /**
  * Refusals are final: retrying will not make a path absolute, a disk larger or an unknown node known. A
- * path or preflight refusal fails as PreflightFailed, a mesh refusal as MeshRefused.
+ * path or preflight refusal fails as PreflightFailed, a mesh refusal as MeshRefused, an unreadable or
+ * missing baseline as InvalidInput.
  */
 export async function moveRefusalsAreFinal<T>(call: () => Promise<T>): Promise<T> {
   try {
@@ -20,6 +29,17 @@ export async function moveRefusalsAreFinal<T>(call: () => Promise<T>): Promise<T
         details: [{ problem: error instanceof MovePathError ? error.problem : 'preflight' }],
       });
     }
+    if (error instanceof BaselineError) throw invalidInput('catchUpCopy', error.message.replace(/\.$/, ''));
     throw error;
   }
+}
+
+export function pathInUse(node: string, path: string, users: PathUser[]): ApplicationFailure {
+  const names = [...new Set(users.map((u) => `${u.name} (${u.module ?? 'no mesh module'}, ${u.state})`))];
+  return ApplicationFailure.create({
+    type: DATA_FAILURE.pathInUse,
+    nonRetryable: true,
+    message: `${path} on node ${node} is still mounted by ${names.length} container(s): ${names.join(', ')}; nothing was removed. Remove those containers or their mounts first.`,
+    details: [{ node, path, containers: users }],
+  });
 }

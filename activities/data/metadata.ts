@@ -1,8 +1,22 @@
 import type { BigIntStats } from 'node:fs';
 import { chmod, lchown, lstat, lutimes } from 'node:fs/promises';
 
-/** Seconds as a double: what `lutimes` takes. Loses < 1 µs of a nanosecond timestamp. */
-const seconds = (ns: bigint): number => Number(ns / 1000n) / 1e6;
+/**
+ * The finest time a copy can set. Node 20 sets times only through libuv (`utimes`, `lutimes`,
+ * `futimes`), which takes a double of seconds and truncates it to whole microseconds before calling
+ * utimensat (`uv__fs_to_timespec`): the nanoseconds below a microsecond cannot be set from Node. Copies
+ * keep times to the microsecond exactly, and every comparison of times is made at that precision.
+ */
+export const SETTABLE_TIME_NS = 1000n;
+
+/**
+ * Seconds as a double aimed at the middle of `ns`'s microsecond: the double is within 0.25 µs of it for
+ * any date before 2106, so libuv's truncation lands on exactly that microsecond.
+ */
+function settableSeconds(ns: bigint): number {
+  const micros = ns / SETTABLE_TIME_NS;
+  return Number(micros / 1_000_000n) + (Number(micros % 1_000_000n) + 0.5) / 1e6;
+}
 
 /**
  * Gives `path` the owner, permission bits and times of `source`. Owner first (chown clears set-id bits),
@@ -11,13 +25,12 @@ const seconds = (ns: bigint): number => Number(ns / 1000n) / 1e6;
 export async function copyMetadata(path: string, source: BigIntStats): Promise<void> {
   await lchown(path, Number(source.uid), Number(source.gid));
   if (!source.isSymbolicLink()) await chmod(path, Number(source.mode) & 0o7777);
-  await lutimes(path, seconds(source.atimeNs), seconds(source.mtimeNs));
+  await lutimes(path, settableSeconds(source.atimeNs), settableSeconds(source.mtimeNs));
 }
 
-/** Within what the double seconds of `lutimes` keep of a nanosecond time. */
+/** The same time as far as a copy can set it (SETTABLE_TIME_NS). */
 export function sameTime(a: bigint, b: bigint): boolean {
-  const diff = a > b ? a - b : b - a;
-  return diff < 2000n;
+  return a / SETTABLE_TIME_NS === b / SETTABLE_TIME_NS;
 }
 
 /** True when `path` is a regular file an earlier attempt finished: same size, owner, mode and mtime. */

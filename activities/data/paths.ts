@@ -55,8 +55,20 @@ export class MovePathError extends Error {
   }
 }
 
-function isWithin(inner: string, outer: string): boolean {
+export function isWithin(inner: string, outer: string): boolean {
   return inner === outer || inner.startsWith(outer === '/' ? '/' : `${outer}/`);
+}
+
+/**
+ * What a normal absolute path is that a data move may not use, as a phrase (`a system path (under
+ * /etc)`), or undefined: the rules of `checkNodePath` for a path something resolved to.
+ */
+export function forbiddenUse(path: string): string | undefined {
+  if (path === '/') return 'the whole file system';
+  const tree = SYSTEM_TREES.find((system) => isWithin(path, system));
+  if (tree) return `a system path (${tree === path ? tree : `under ${tree}`})`;
+  if ((SHARED_PARENTS as readonly string[]).includes(path)) return "a directory of other services' data too";
+  return undefined;
 }
 
 /**

@@ -27,7 +27,7 @@ export interface TreeSummary {
 
 const STAT_LANES = 16;
 
-function kindOf(stat: BigIntStats): EntryKind {
+export function kindOf(stat: BigIntStats): EntryKind {
   if (stat.isDirectory()) return 'dir';
   if (stat.isFile()) return 'file';
   if (stat.isSymbolicLink()) return 'symlink';

@@ -2,7 +2,9 @@ import type { DockerEngine } from '../../docker/engine';
 import type { MeshPort } from '../../mesh/port';
 import type { HostRootOf } from '../host-root';
 import type { ContainerEvidence } from '../../workflows/verdict/evidence';
+import { containersUsingPath, type PathOnNode, type PathUser } from './containers-using-path';
 import { inspectModuleContainers, type InspectModuleInput } from './inspect-containers';
+import { observeModuleContainers, type ObserveModuleInput } from './observe-containers';
 import { recreateContainers } from './recreate';
 import {
   runningModuleContainers,
@@ -14,6 +16,7 @@ import {
   type ModuleOnNode,
 } from './start-stop';
 
+export { containersUsingPath, type PathOnNode, type PathUser } from './containers-using-path';
 export { DOCKER_FAILURE } from './failures';
 export type { InspectModuleInput } from './inspect-containers';
 export type { ContainersOnNode, ModuleOnNode } from './start-stop';
@@ -30,6 +33,9 @@ export function createDockerActivities(deps: DockerActivityDeps) {
   return {
     inspectModuleContainers: (input: InspectModuleInput): Promise<ContainerEvidence[]> =>
       inspectModuleContainers(deps, input),
+    /** One look, then (when it may matter) events until stability and health settle; see observe-containers.ts. */
+    observeModuleContainers: (input: ObserveModuleInput): Promise<ContainerEvidence[]> =>
+      observeModuleContainers(deps, input),
     stopModuleContainers: (input: ModuleOnNode): Promise<{ stopped: string[] }> =>
       stopModuleContainers(deps.dockerFor(input.node), input),
     startModuleContainers: (input: ModuleOnNode): Promise<{ started: string[] }> =>
@@ -41,6 +47,8 @@ export function createDockerActivities(deps: DockerActivityDeps) {
     /** Starts some containers of the module, by spec name; returns the Docker names. */
     startContainers: (input: ContainersOnNode): Promise<{ started: string[] }> =>
       startContainers(deps, input),
+    /** Every container on the node's engine with a bind mount at or under `path` (any module, any state). */
+    containersUsingPath: (input: PathOnNode): Promise<PathUser[]> => containersUsingPath(deps, input),
     /** Recreates some containers of the module from its current spec; returns the Docker names recreated. */
     recreateContainers: (input: ContainersOnNode): Promise<{ recreated: string[] }> =>
       recreateContainers(deps, input),

@@ -4,7 +4,7 @@ import { specHash } from '../../docker/container-options';
 import { LABEL, type DockerEngine } from '../../docker/engine';
 import type { MeshPort } from '../../mesh/port';
 import type { HostRootOf } from '../host-root';
-import { Name } from '../../mesh/schemas';
+import { Name, type ModuleSpec } from '../../mesh/schemas';
 import { firstIssueText } from '../../mesh/zod-issue';
 import { ContainerEvidence, type Mount } from '../../workflows/verdict/evidence';
 import { parseActivityInput } from '../failures';
@@ -21,14 +21,14 @@ export const InspectModuleInput = z.object({
 });
 export type InspectModuleInput = z.infer<typeof InspectModuleInput>;
 
-interface Reading {
+export interface Reading {
   id: string;
   name: string;
   info: Dockerode.ContainerInspectInfo;
 }
 
 /** One reading of the single container labelled as `module/container` on `node`; undefined when none is. */
-async function readContainer(
+export async function readContainer(
   engine: DockerEngine,
   node: string,
   module: string,
@@ -65,7 +65,7 @@ type RawInspection =
     };
 
 /** The second reading, and whether the same container kept its restart count since the first. */
-function inspection(
+export function inspection(
   first: Reading | undefined,
   second: Reading | undefined,
   hostRoot: string,
@@ -111,6 +111,16 @@ export async function inspectModuleContainers(
   }
   const second = await readAll();
 
+  return containerEvidence({ node, module, spec, hostRoot }, first, second);
+}
+
+/** Each container of the spec with what two readings of it say; unreadable (non-retryable) if it does not parse. */
+export function containerEvidence(
+  at: { node: string; module: string; spec: ModuleSpec; hostRoot: string },
+  first: (Reading | undefined)[],
+  second: (Reading | undefined)[],
+): ContainerEvidence[] {
+  const { node, module, spec } = at;
   const evidence = spec.containers.map((c, i) => ({
     module,
     container: c.name,
@@ -118,7 +128,7 @@ export async function inspectModuleContainers(
     desiredMounts: c.mounts.map((m) => ({ source: m.hostPath, destination: m.containerPath })),
     desiredImage: c.image,
     desiredSpecHash: specHash(c),
-    observed: inspection(first[i], second[i], hostRoot),
+    observed: inspection(first[i], second[i], at.hostRoot),
   }));
   const checked = z.array(ContainerEvidence).safeParse(evidence);
   if (!checked.success) throw unreadableInspection(node, module, firstIssueText(checked.error));

@@ -80,6 +80,11 @@ export function createMeshActivities({ mesh }: MeshActivityDeps) {
       }
       return { report, nodeState };
     },
+    /** The nodes the module is assigned to, sorted: a move of one node's data changes the spec of all. */
+    async moduleNodes(input: { module: string }): Promise<string[]> {
+      const { module } = parseActivityInput('moduleNodes', ModuleInput, input);
+      return refusalsAreFinal(() => mesh.moduleNodes(module));
+    },
     async readModuleSpec(input: { module: string }): Promise<ModuleSpec> {
       const { module } = parseActivityInput('readModuleSpec', ModuleInput, input);
       return refusalsAreFinal(() => mesh.moduleSpec(module));

@@ -1,4 +1,6 @@
 import { parseActivityInput } from '../failures';
+import { heartbeat } from '../heartbeat';
+import { pauseWithHeartbeat } from '../docker/activity-context';
 import { getWithHost } from './http-get';
 import { ProbeInput, ProbeResult } from './schemas';
 
@@ -33,9 +35,27 @@ export async function probePublicNames(input: ProbeInput): Promise<ProbeResult[]
   return ProbeResult.array().parse(results);
 }
 
+const FIRST_RETRY_MS = 25;
+const LONGEST_RETRY_MS = 500;
+
+/**
+ * Probes until every name answers as expected or `deadlineMs` passes, retrying after 25 ms and doubling up
+ * to half a second: a port freed by a stopped predecessor is noticed within a few dozen milliseconds of the
+ * successor binding it. Returns the last results either way; heartbeats; a cancelled activity stops.
+ */
+export async function probeUntilServed(input: ProbeInput & { deadlineMs: number }): Promise<ProbeResult[]> {
+  const deadline = Date.now() + input.deadlineMs;
+  for (let pause = FIRST_RETRY_MS; ; pause = Math.min(pause * 2, LONGEST_RETRY_MS)) {
+    const results = await probePublicNames(input);
+    if (results.every((r) => r.ok) || Date.now() + pause > deadline) return results;
+    heartbeat({ failing: results.filter((r) => !r.ok).map((r) => r.name) });
+    await pauseWithHeartbeat(pause, { retryingInMs: pause });
+  }
+}
+
 /** Activities that look at a node from outside, the way its users do. */
 export function createProbeActivities() {
-  return { probePublicNames };
+  return { probePublicNames, probeUntilServed };
 }
 
 export type ProbeActivities = ReturnType<typeof createProbeActivities>;

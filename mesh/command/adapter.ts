@@ -5,7 +5,7 @@ import type { z } from 'zod';
 import { MeshUnreadableError } from '../errors';
 import { parseMeshJson } from '../parse';
 import type { MeshPort } from '../port';
-import { ApplyReport, ModuleSpec, NodeState, PushReceipt, type UpgradePolicy } from '../schemas';
+import { ApplyReport, ModuleNodes, ModuleSpec, NodeState, PushReceipt, type UpgradePolicy } from '../schemas';
 import { buildArgv, describeArgv, type MeshVerb, type PlaceholderValues } from './argv';
 import type { CommandMeshConfig } from './config';
 import { runMeshCommand } from './run';
@@ -52,6 +52,11 @@ export class CommandMesh implements MeshPort {
   async moduleSpec(module: string): Promise<ModuleSpec> {
     const spec = await this.read('moduleSpec', { module }, ModuleSpec);
     return expectSame(spec.value, 'module', module, spec.source);
+  }
+
+  async moduleNodes(module: string): Promise<string[]> {
+    const listed = await this.read('moduleNodes', { module }, ModuleNodes);
+    return [...new Set(expectSame(listed.value, 'module', module, listed.source).nodes)].sort();
   }
 
   async setModuleSpec(spec: ModuleSpec): Promise<void> {

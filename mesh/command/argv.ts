@@ -9,9 +9,10 @@ export const VERB_PLACEHOLDERS = {
   applyReport: ['node', 'pushId'],
   nodeState: ['node'],
   moduleSpec: ['module'],
+  moduleNodes: ['module'],
   setModuleSpec: ['module', 'specFile'],
   setUpgradePolicy: ['module', 'policy'],
-} as const satisfies Record<keyof MeshPort, readonly string[]>;
+} as const satisfies Record<Exclude<keyof MeshPort, 'watchReports'>, readonly string[]>;
 
 export type MeshVerb = keyof typeof VERB_PLACEHOLDERS;
 export const MESH_VERBS = Object.keys(VERB_PLACEHOLDERS) as MeshVerb[];

@@ -8,6 +8,7 @@ import { MESH_VERBS, VERB_PLACEHOLDERS, placeholdersIn, type CommandTemplate, ty
  *
  * Output contract (stdout, exit code 0):
  * - push: a PushReceipt; nodeState: a NodeState; moduleSpec: a ModuleSpec (JSON).
+ * - moduleNodes: `{"module": M, "nodes": [...]}`, the nodes M is assigned to (JSON).
  * - applyReport: the node's ApplyReport as JSON, or the JSON literal `null` while the node has not
  *   applied any push yet. A report for another pushId is an older (or superseding) push's report and is
  *   read as "not yet applied this push". A non-zero exit is always a failure, never "not yet".
@@ -22,6 +23,7 @@ export const DEFAULT_VERB_ARGS: Record<MeshVerb, string[]> = {
   applyReport: ['node', 'apply-report', '{node}', '--push', '{pushId}', '--json'],
   nodeState: ['node', 'show', '{node}', '--json'],
   moduleSpec: ['module', 'show', '{module}', '--json'],
+  moduleNodes: ['module', 'nodes', '{module}', '--json'],
   setModuleSpec: ['module', 'define', '{specFile}'],
   setUpgradePolicy: ['module', 'set-policy', '{module}', '{policy}'],
 };

@@ -1,5 +1,6 @@
+import { watch } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
-import { isAbsolute, resolve } from 'node:path';
+import { basename, isAbsolute, resolve } from 'node:path';
 import { DockerEngine } from '../../docker/engine';
 import { MeshRefusedError } from '../errors';
 import type { MeshPort } from '../port';
@@ -90,6 +91,15 @@ export class LocalMesh implements MeshPort {
     return requireModule(await this.controller.read(), module);
   }
 
+  async moduleNodes(module: string): Promise<string[]> {
+    const state = await this.controller.read();
+    requireModule(state, module);
+    return Object.entries(state.nodes)
+      .filter(([, entry]) => entry.assigned.includes(module))
+      .map(([node]) => node)
+      .sort();
+  }
+
   async listModules(): Promise<ModuleSpec[]> {
     const state = await this.controller.read();
     return Object.keys(state.modules)
@@ -166,6 +176,19 @@ export class LocalMesh implements MeshPort {
     requireNode(await this.controller.read(), node);
     const state = await readNodeAgentState(this.layout, node);
     return state.reports.find((report) => report.pushId === pushId);
+  }
+
+  /** The node's agent replaces its state file (its reports) by a rename: watch the node's directory for it. */
+  watchReports(node: string, onChange: () => void): () => void {
+    try {
+      const watcher = watch(this.layout.nodeDir(node), (_event, file) => {
+        if (file === null || file === basename(this.layout.nodeStateFile(node))) onChange();
+      });
+      watcher.on('error', () => onChange());
+      return () => watcher.close();
+    } catch {
+      return () => undefined; // no directory yet: the caller's slow looks still find the report
+    }
   }
 
   /** The controller's view of the node merged with the node's own: its holds and last apply. */

@@ -80,7 +80,7 @@ describe('deciding through the CLI: evidence, four eyes, refusals on record, his
       '--public-address',
       'http://127.0.0.1:9',
       '--successor-address',
-      'http://127.0.0.1:9',
+      'http://127.0.0.1:10',
       '--as',
       'carol',
       '--detach',

@@ -5,11 +5,11 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { CancelledFailure } from '@temporalio/common';
 import { MockActivityEnvironment } from '@temporalio/testing';
-import { hostRootFromMesh } from '../../activities';
-import { createDataActivities, type CopyProgress, type CopyResult } from '../../activities/data';
+import type { CopyProgress, CopyResult } from '../../activities/data';
 import { copyTreeWithResume } from '../../activities/data/copy-tree';
 import { verifyTrees } from '../../activities/data/verify-tree';
 import { LocalMesh } from '../../mesh/local';
+import { dataActivitiesFor } from '../support/data-activities';
 import { Scratch } from '../support/scratch';
 
 const FILE = 256 << 10;
@@ -19,7 +19,7 @@ describe('resuming a data copy', () => {
   const scratch = new Scratch();
   const node = 'n1';
   const move = { node, from: '/srv/many', to: '/var/lib/many' };
-  let data: ReturnType<typeof createDataActivities>;
+  let data: ReturnType<typeof dataActivitiesFor>;
   let [from, to] = ['', ''];
   /** The activity as a retry runs it: attempt > 1, with the details the last attempt heartbeated. */
   const retry = async (attempt: number, heartbeatDetails?: CopyProgress): Promise<CopyResult> =>
@@ -29,7 +29,7 @@ describe('resuming a data copy', () => {
     const hostRoot = await scratch.dir('mesh-data-resume-');
     const mesh = new LocalMesh({ stateDir: join(hostRoot, 'state') });
     await mesh.createNode(node, { adopted: false, hostRoot });
-    data = createDataActivities({ mesh, hostRootOf: hostRootFromMesh(mesh) });
+    data = dataActivitiesFor(mesh, hostRoot);
     [from, to] = [join(hostRoot, 'srv/many'), join(hostRoot, 'var/lib/many')];
     await mkdir(join(from, 'sub'), { recursive: true });
     for (let i = 0; i < FILES; i++)
@@ -64,6 +64,7 @@ describe('resuming a data copy', () => {
       bytes: FILES * FILE,
       mismatches: [],
       details: [],
+      differences: [],
       mismatchCount: 0,
     });
     assert.equal((await lstat(join(to, 'sub/f20-link'))).ino, (await lstat(join(to, 'f20'))).ino);

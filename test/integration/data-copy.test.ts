@@ -17,9 +17,9 @@ import {
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { MockActivityEnvironment } from '@temporalio/testing';
-import { hostRootFromMesh } from '../../activities';
-import { createDataActivities, type CopyProgress } from '../../activities/data';
+import type { CopyProgress } from '../../activities/data';
 import { LocalMesh } from '../../mesh/local';
+import { dataActivitiesFor } from '../support/data-activities';
 import { Scratch } from '../support/scratch';
 
 const WHEN = new Date('2020-01-02T03:04:05.678Z');
@@ -75,14 +75,14 @@ async function lstatTree(root: string, rel = ''): Promise<Map<string, Stats>> {
 describe('copying a data tree', () => {
   const scratch = new Scratch();
   let hostRoot = '';
-  let data: ReturnType<typeof createDataActivities>;
+  let data: ReturnType<typeof dataActivitiesFor>;
   const node = 'n1';
 
   before(async () => {
     hostRoot = await scratch.dir('mesh-data-copy-');
     const mesh = new LocalMesh({ stateDir: join(hostRoot, 'state') });
     await mesh.createNode(node, { adopted: false, hostRoot });
-    data = createDataActivities({ mesh, hostRootOf: hostRootFromMesh(mesh) });
+    data = dataActivitiesFor(mesh, hostRoot);
     await seedForge(join(hostRoot, 'srv/forge'));
   });
   after(() => scratch.cleanup());

@@ -88,7 +88,7 @@ describe('data-path-move: a checksum mismatch blocks; abort before the switch re
     assert.deepEqual(waiting.waiting?.actions, ['recopy', 'abort']);
     assert.equal(
       waiting.waiting?.reason,
-      `The copy of ${FROM} at ${TO} differs in 1 path(s): ${CHANGED}; recopy copies again and verifies, abort restarts ${forge.module} on ${FROM}.`,
+      `The copy of ${FROM} at ${TO} differs in 1 path(s): ${CHANGED} (content, mtime); recopy copies again and verifies, abort restarts ${forge.module} on ${FROM}.`,
     );
     assert.equal(waiting.steps.find((s) => s.name === 'verify-copy')?.note, '1 paths differ');
     for (const later of ['switch-spec', 'push', 'gate-apply'])
@@ -151,8 +151,9 @@ describe('data-path-move: a checksum mismatch blocks; abort before the switch re
       [forge.hostTo],
     );
     const scheduled = scheduledActivities(await handle.fetchHistory());
-    assert.equal(scheduled.copyTree, 3, 'copied, copied again, caught up before recreating');
-    assert.equal(scheduled.verifyTree, 3, 'and verified each time');
+    assert.equal(scheduled.copyTree, 2, 'copied, copied again');
+    assert.equal(scheduled.catchUpCopy, 1, 'caught up before recreating');
+    assert.equal(scheduled.verifyTree, 2, 'and verified each time');
   });
 
   it('abort (cancel) while blocked at verify-copy: running on A again, policy roll-out, B removed', async () => {
@@ -220,7 +221,7 @@ describe('data-path-move: a checksum mismatch blocks; abort before the switch re
     assert.match(
       (await statusWhen(handle, waitingAt('after-switch'))).waiting?.reason ?? '',
       new RegExp(
-        `keep leaves ${forge.module} on ${TO} and recreates there any container still on ${FROM}\\.$`,
+        `keep leaves ${forge.module} on ${TO}, brings over only what changed on ${FROM} and recreates there any container still on ${FROM}\\.$`,
       ),
     );
     await decide(handle, 'keep', 'after-switch');

@@ -163,21 +163,16 @@ describe('data-path-move refuses bad paths before anything changes', () => {
 
   it('the runbook started without the CLI refuses the same shapes at preflight, then aborts with nothing to undo', async () => {
     await using world = await runbookWorld();
-    const started = await Promise.all(
-      BAD_PATHS.map(async (bad) => {
-        const node = world.nodeName();
-        const handle = await world.start(dataPathMove, {
-          node,
-          module: 'forge',
-          from: bad.from,
-          to: bad.to,
-          startedBy: 'alice',
-          timings: FAST_TIMINGS,
-        });
-        return { ...bad, handle };
-      }),
-    );
-    for (const { name, sentence, inputRefusal, handle } of started) {
+    // One after the other: each moves forge, and a move holds the module until it ends.
+    for (const { name, sentence, inputRefusal, ...bad } of BAD_PATHS) {
+      const handle = await world.start(dataPathMove, {
+        node: world.nodeName(),
+        module: 'forge',
+        from: bad.from,
+        to: bad.to,
+        startedBy: 'alice',
+        timings: FAST_TIMINGS,
+      });
       if (inputRefusal) {
         const failure = await handle.result().then(
           () => assert.fail(`${name}: started`),

@@ -6,7 +6,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { defaultPayloadConverter } from '@temporalio/common';
 import { optionalTsToMs } from '@temporalio/common/lib/time';
 import { temporal } from '@temporalio/proto';
-import type { CopyProgress, CopyResult } from '../../activities/data';
+import type { CatchUpResult, CopyProgress, CopyResult } from '../../activities/data';
 import { dataPathMove } from '../../workflows';
 import type { RunbookStatus } from '../../workflows/contracts';
 import {
@@ -15,6 +15,7 @@ import {
   digestDifferences,
   exists,
   moveInput,
+  scheduledActivities,
   seedForge,
   treeDigest,
 } from '../support/data-move';
@@ -105,10 +106,11 @@ describe('data-path-move resumes a copy after its worker is SIGKILLed', () => {
       const copies = events.filter(
         (e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'copyTree',
       );
+      assert.equal(copies.length, 1, 'the copy, retried by the server, not rescheduled by the runbook');
       assert.equal(
-        copies.length,
-        2,
-        'the copy (retried by the server, not rescheduled by the runbook), then the catch-up before recreate',
+        scheduledActivities(history).catchUpCopy,
+        1,
+        'recreate brings over only what changed on A',
       );
       const startedEvent = events.find(
         (e) => String(e.activityTaskStartedEventAttributes?.scheduledEventId) === String(copies[0]?.eventId),
@@ -120,7 +122,8 @@ describe('data-path-move resumes a copy after its worker is SIGKILLed', () => {
         TimeoutType.TIMEOUT_TYPE_HEARTBEAT,
         JSON.stringify(started?.lastFailure),
       );
-      const [result, catchUp] = activityResults<CopyResult>(history, 'copyTree');
+      const [result] = activityResults<CopyResult>(history, 'copyTree');
+      const [catchUp] = activityResults<CatchUpResult>(history, 'catchUpCopy');
       assert.ok(result, 'the copy completed');
       assert.equal(result.resumed, true);
       assert.ok(result.bytes > bulk.bytes, 'the whole tree was copied');
@@ -130,11 +133,11 @@ describe('data-path-move resumes a copy after its worker is SIGKILLed', () => {
         `resumed, not started over: ${result.bytesCopiedThisAttempt} of ${result.bytes} bytes`,
       );
       assert.ok(result.bytesCopiedThisAttempt > 0, 'the killed attempt left work to do');
-      // The catch-up before recreating on B is a fresh copy (B made an exact mirror of A); the step shows it last.
+      // The catch-up before recreating on B brings only what changed on A since the verified copy.
       assert.ok(catchUp, 'the catch-up copy completed');
-      assert.equal(catchUp.resumed, false);
+      assert.deepEqual(catchUp.conflicts, []);
       const copyStep = done.steps.find((s) => s.name === 'copy');
-      assert.equal(copyStep?.note, `${catchUp.files} files, ${catchUp.bytes} bytes`);
+      assert.equal(copyStep?.note, `${result.files} files, ${result.bytes} bytes (resumed)`);
       const retriedAt = optionalTsToMs(startedEvent?.eventTime) ?? Date.now();
       t.diagnostic(
         `attempt 2 started ${((retriedAt - killedAt) / 1000).toFixed(1)} s after the kill and wrote ${(result.bytesCopiedThisAttempt / 2 ** 20).toFixed(0)} of ${(result.bytes / 2 ** 20).toFixed(0)} MiB in ${result.seconds.toFixed(1)} s`,

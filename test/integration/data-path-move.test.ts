@@ -69,7 +69,10 @@ describe('data-path-move on a real dev server, the local mesh and Docker', () =>
     const approval = await statusWhen(handle, waitingAt('approve-remove-old-data'), WAIT_MS);
     assert.equal(approval.waiting?.verdict, 'approval');
     assert.deepEqual(approval.waiting?.actions, ['remove', 'keep']);
-    assert.match(approval.waiting?.reason ?? '', new RegExp(`remove deletes ${FROM}, keep leaves it`));
+    assert.match(
+      approval.waiting?.reason ?? '',
+      new RegExp(`remove deletes ${FROM} on ${forge.node}, keep leaves it`),
+    );
     // Before the approval the old data is still there, and the module already runs on B.
     assert.equal(await exists(forge.hostFrom), true, 'A is kept until the approval');
     assert.equal(await policy(world, forge), 'roll-out', 'policy restored before the approval');
@@ -77,7 +80,7 @@ describe('data-path-move on a real dev server, the local mesh and Docker', () =>
 
     const done: RunbookStatus = await handle.result();
     assert.equal(done.phase, 'completed', done.outcome);
-    assert.equal(done.outcome, `${forge.module} runs on ${TO}; ${FROM} removed`);
+    assert.equal(done.outcome, `${forge.module} runs on ${TO} on ${forge.node}; ${FROM} removed`);
     assert.deepEqual(
       done.steps.map((s) => `${s.name}: ${s.state}`),
       [
@@ -87,12 +90,14 @@ describe('data-path-move on a real dev server, the local mesh and Docker', () =>
         'stop-containers: done',
         'copy: done',
         'verify-copy: done',
+        'record-baseline: done',
         'switch-spec: done',
         'push: done',
         'gate-apply: done',
         'restore-policy: done',
         'approve-remove-old-data: done',
         'remove-old-data: done',
+        'catch-up: done',
         'recreate: done',
       ],
     );
@@ -136,8 +141,13 @@ describe('data-path-move on a real dev server, the local mesh and Docker', () =>
     assert.equal(copy?.resumed, false);
     assert.equal(copy?.bytesCopiedThisAttempt, copy?.bytes);
     const scheduled = scheduledActivities(history);
-    assert.equal(scheduled.copyTree, 2, 'the copy, then the catch-up before recreating on B');
-    assert.equal(scheduled.verifyTree, 2);
+    assert.equal(scheduled.copyTree, 1, 'the copy');
+    assert.equal(
+      scheduled.catchUpCopy,
+      1,
+      'then the catch-up before recreating on B: only what changed on A',
+    );
+    assert.equal(scheduled.verifyTree, 1);
     assert.equal(scheduled.recreateContainers, 1);
     assert.equal(scheduled.removeTree, 1, 'only A removed, and only once');
     assert.equal(scheduled.startContainers, undefined, 'no compensation ran');
@@ -219,7 +229,7 @@ describe('data-path-move on a real dev server, the local mesh and Docker', () =>
 
     const done: RunbookStatus = await handle.result();
     assert.equal(done.phase, 'completed', done.outcome);
-    assert.equal(done.outcome, `${forge.module} runs on ${TO}; ${FROM} kept`);
+    assert.equal(done.outcome, `${forge.module} runs on ${TO} on ${forge.node}; ${FROM} kept`);
     assert.equal(done.steps.find((s) => s.name === 'remove-old-data')?.state, 'skipped');
     assert.equal(done.steps.find((s) => s.name === 'recreate')?.note, `recreated ${forge.web}`);
     assert.equal(await policy(world, forge), 'roll-out');

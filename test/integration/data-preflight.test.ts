@@ -4,10 +4,9 @@ import { lstat, mkdir, rm, symlink, truncate, writeFile } from 'node:fs/promises
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { ApplicationFailure } from '@temporalio/common';
-import { hostRootFromMesh } from '../../activities';
-import { createDataActivities } from '../../activities/data';
 import { LocalMesh } from '../../mesh/local';
 import { FAILURE } from '../../workflows/contracts';
+import { dataActivitiesFor } from '../support/data-activities';
 import { Scratch } from '../support/scratch';
 
 async function refusal(run: Promise<unknown>, type: string = FAILURE.preflightFailed): Promise<string> {
@@ -24,7 +23,7 @@ async function refusal(run: Promise<unknown>, type: string = FAILURE.preflightFa
 describe('preflight and removal of data paths', () => {
   const scratch = new Scratch();
   const node = 'n1';
-  let data: ReturnType<typeof createDataActivities>;
+  let data: ReturnType<typeof dataActivitiesFor>;
   let hostRoot = '';
   const at = (path: string) => join(hostRoot, path);
   const preflight = (from: string, to: string) => data.preflightMove({ node, from, to });
@@ -33,7 +32,7 @@ describe('preflight and removal of data paths', () => {
     hostRoot = await scratch.dir('mesh-data-preflight-');
     const mesh = new LocalMesh({ stateDir: join(hostRoot, 'state') });
     await mesh.createNode(node, { adopted: false, hostRoot });
-    data = createDataActivities({ mesh, hostRootOf: hostRootFromMesh(mesh) });
+    data = dataActivitiesFor(mesh, hostRoot);
     await mkdir(at('srv/forge/repos'), { recursive: true });
     await writeFile(at('srv/forge/repos/a'), 'a'.repeat(1000));
     await writeFile(at('srv/forge/b'), 'b'.repeat(24));

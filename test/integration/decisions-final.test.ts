@@ -34,6 +34,8 @@ describe('a recorded decision is final; four eyes takes no placeholder (real Tem
       assert.equal(refused.length, 1);
       const [error] = refused;
       assert.ok(error instanceof WorkflowUpdateFailedError, String(error));
+      // The Web UI's Update dialog shows the failure's stack: a refusal carries its sentence only.
+      assert.doesNotMatch(error.cause?.stack ?? '', /workflows\/|\.ts:\d+/);
       assert.match(
         error.cause?.message ?? '',
         /^A decision was already taken at gate-apply: (take by bob|abort by carol) at \d\d:\d\d:\d\d UTC; it is being carried out, so this one is not\./,

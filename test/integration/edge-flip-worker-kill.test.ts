@@ -171,14 +171,14 @@ describe('edge-flip survives a SIGKILLed worker on a real dev server, local mesh
         const { raw } = await handle.describe();
         const inspecting = raw.pendingActivities?.find(
           (a) =>
-            a.activityType?.name === 'inspectModuleContainers' &&
+            a.activityType?.name === 'observeModuleContainers' &&
             a.state === PendingActivityState.PENDING_ACTIVITY_STATE_STARTED,
         );
         if (inspecting) {
           assert.equal(inspecting.lastWorkerIdentity, first.identity);
           break;
         }
-        assert.ok(Date.now() < deadline, 'the gate never inspected the containers');
+        assert.ok(Date.now() < deadline, 'the gate never observed the containers');
         await delay(100);
       }
       await delay(1_000);
@@ -213,7 +213,7 @@ describe('edge-flip survives a SIGKILLed worker on a real dev server, local mesh
       const history = await handle.fetchHistory();
       const events = history.events ?? [];
       const firstInspection = events.find(
-        (e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'inspectModuleContainers',
+        (e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'observeModuleContainers',
       );
       const startedEvent = events.find(
         (e) =>

@@ -65,8 +65,8 @@ describe('a second Docker engine as a second node, through a real worker', () =>
 
   it('edge flips node-b entirely on engine B and node-a on engine A, side by side', async () => {
     assert.deepEqual(await Promise.all([flip(nodeA), flip(nodeB)]), ['completed', 'completed']);
+    // The clean flip unassigns the predecessor: its container is gone, not just stopped.
     const flipped = (node: string) => ({
-      [`${node}.caddy-${node}.edge`]: false,
       [`${node}.proxy-${node}.edge`]: true,
       [`${node}.proxy-${node}.ca`]: true,
       [`${node}.proxy-${node}.dns`]: true,

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
 import type { Client, Connection, WorkflowHandleWithFirstExecutionRunId } from '@temporalio/client';
 import { hostRootFromMesh, type ActivityDeps } from '../../activities';
 import { dockerResolver } from '../../docker/endpoints';
@@ -65,6 +66,7 @@ export class RunbookWorld<M extends LocalMesh = LocalMesh> implements AsyncDispo
         mesh: local.mesh,
         dockerFor: dockerResolver({}),
         hostRootOf: hostRootFromMesh(local.mesh),
+        stateDir: join(local.stateDir, 'runbook'),
         ...options.deps,
       };
       const nodeQueues = options.nodeQueues === 'none' ? undefined : { localMesh: local.stateDir };

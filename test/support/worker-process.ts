@@ -44,6 +44,7 @@ export class WorkerProcess {
         MESH_TASK_QUEUE: options.taskQueue,
         MESH_ADAPTER: 'local',
         MESH_LOCAL_STATE: options.stateDir,
+        MESH_STATE_DIR: options.stateDir,
         ...(target.bundle ? { MESH_WORKFLOW_BUNDLE: target.bundle } : {}),
       },
       stdio: ['pipe', 'pipe', 'pipe'],

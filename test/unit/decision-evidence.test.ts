@@ -65,44 +65,44 @@ describe('decision policy', () => {
   });
 });
 
-describe('current details for the Web UI', () => {
-  const status: RunbookStatus = {
-    id: 'runbook-novox',
-    kind: 'edge-flip',
-    node: 'novox',
-    module: 'route-proxy',
-    startedBy: 'alice',
-    phase: 'waiting',
-    waiting: {
-      ...held,
-      evidence: evidenceHash(held),
-      since: '2026-11-29T10:00:00.000Z',
-      reminders: 2,
-      lastReminder: 'sent to webhook https://chat/hook',
+const status: RunbookStatus = {
+  id: 'runbook-novox',
+  kind: 'edge-flip',
+  node: 'novox',
+  module: 'route-proxy',
+  startedBy: 'alice',
+  phase: 'waiting',
+  waiting: {
+    ...held,
+    evidence: evidenceHash(held),
+    since: '2026-11-29T10:00:00.000Z',
+    reminders: 2,
+    lastReminder: 'sent to webhook https://chat/hook',
+  },
+  steps: [
+    {
+      name: 'preflight',
+      state: 'done',
+      startedAt: '2026-11-29T09:59:58.000Z',
+      endedAt: '2026-11-29T09:59:59.500Z',
+      note: 'caddy serves 3 name(s)',
     },
-    steps: [
-      {
-        name: 'preflight',
-        state: 'done',
-        startedAt: '2026-11-29T09:59:58.000Z',
-        endedAt: '2026-11-29T09:59:59.500Z',
-        note: 'caddy serves 3 name(s)',
-      },
-      { name: 'gate-apply', state: 'waiting', startedAt: '2026-11-29T09:59:59.600Z' },
-      { name: 'take', state: 'pending' },
-    ],
-    decisions: [],
-    refused: [
-      {
-        gate: 'gate-apply',
-        action: 'take',
-        by: 'mallory',
-        at: '2026-11-29T10:01:00.000Z',
-        refusal: 'mallory may not decide at gate-apply; the policy allows carol.',
-      },
-    ],
-  };
+    { name: 'gate-apply', state: 'waiting', startedAt: '2026-11-29T09:59:59.600Z' },
+    { name: 'take', state: 'pending' },
+  ],
+  decisions: [],
+  refused: [
+    {
+      gate: 'gate-apply',
+      action: 'take',
+      by: 'mallory',
+      at: '2026-11-29T10:01:00.000Z',
+      refusal: 'mallory may not decide at gate-apply; the policy allows carol.',
+    },
+  ],
+};
 
+describe('current details for the Web UI', () => {
   it('show the sentence, the evidence, how to send each action from the UI, the checklist and refusals', () => {
     const details = renderDetails(status);
     for (const expected of [
@@ -124,5 +124,29 @@ describe('current details for the Web UI', () => {
       evidence: evidenceHash(held),
       comment: '',
     });
+  });
+});
+
+describe('what operators type is shown as typed in the Web UI details', () => {
+  it('escapes markdown in by, comment and startedBy', async () => {
+    const { plain } = await import('../../workflows/runbook/details');
+    assert.equal(plain('*bob* [me](http://x) `rm`'), '\\*bob\\* \\[me\\](http://x) \\`rm\\`');
+    assert.equal(plain('two\nlines'), 'two lines');
+    const details = renderDetails({
+      ...status,
+      startedBy: '_alice_',
+      decisions: [
+        {
+          action: 'take',
+          gate: 'gate-apply',
+          by: '**bob**',
+          at: status.refused[0]!.at,
+          comment: '<b>ok</b>',
+        },
+      ],
+    });
+    assert.ok(details.includes('started by \\_alice\\_'), details);
+    assert.ok(details.includes('by \\*\\*bob\\*\\*, '), details);
+    assert.ok(details.includes('“\\<b\\>ok\\</b\\>”'), details);
   });
 });

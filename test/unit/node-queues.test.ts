@@ -18,8 +18,9 @@ describe('which work runs on a node, and which node queues a worker serves', () 
   after(() => scratch.cleanup());
 
   it('every data and Docker activity runs on its node; mesh, probe, policy and run activities do not', async () => {
-    const mesh = new LocalMesh({ stateDir: await scratch.dir('mesh-node-queues-') });
-    const deps = { mesh, dockerFor: () => new DockerEngine(), hostRootOf: fixedHostRoot('/') };
+    const stateDir = await scratch.dir('mesh-node-queues-');
+    const mesh = new LocalMesh({ stateDir });
+    const deps = { mesh, dockerFor: () => new DockerEngine(), hostRootOf: fixedHostRoot('/'), stateDir };
     const onNode = [...Object.keys(createDataActivities(deps)), ...Object.keys(createDockerActivities(deps))];
     const shared = [
       ...Object.keys(createMeshActivities(deps)),

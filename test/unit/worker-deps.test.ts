@@ -3,6 +3,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
+import { resolveRunbookStateDir } from '../../activities/data';
 import { depsFromEnv } from '../../worker/deps';
 
 describe('worker dependencies from the environment', () => {
@@ -24,6 +25,12 @@ describe('worker dependencies from the environment', () => {
     const deps = depsFromEnv(env);
     assert.equal(socketOf(deps, 'edge2'), '/run/edge2/docker.sock');
     assert.equal(socketOf(deps, 'novox'), '/var/run/docker.sock');
+  });
+
+  it('keeps its own state (catch-up baselines) under $MESH_STATE_DIR/runbook, else ~/.local/state/mesh/runbook', async () => {
+    const env = await endpointsFile({});
+    assert.equal(depsFromEnv({ ...env, MESH_STATE_DIR: '/var/lib/mesh' }).stateDir, '/var/lib/mesh/runbook');
+    assert.equal(resolveRunbookStateDir({}, '/home/o'), '/home/o/.local/state/mesh/runbook');
   });
 
   it('refuses an endpoints file that does not fit the schema', async () => {

@@ -2,7 +2,7 @@ import type { ModuleSpec } from '../../mesh/schemas';
 import type { DataPathMoveInput, RunbookStatus } from '../contracts';
 import { act, longAct } from '../runbook/activities';
 import { refuse } from '../runbook/failures';
-import { judgePush } from '../runbook/judge-push';
+import { judgePush } from './judge-push-v1';
 import { openRunbook } from '../runbook/open';
 import { definePlan } from '../runbook/plan';
 import type { Look } from '../runbook/runbook';

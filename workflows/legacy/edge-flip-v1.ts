@@ -2,10 +2,10 @@ import { ApplicationFailure } from '@temporalio/workflow';
 import type { EdgeFlipInput, RunbookStatus } from '../contracts';
 import { act } from '../runbook/activities';
 import { refuse, rollBack } from '../runbook/failures';
-import { judgePush } from '../runbook/judge-push';
+import { judgePush } from './judge-push-v1';
 import { openRunbook } from '../runbook/open';
 import { definePlan } from '../runbook/plan';
-import { probeOnce, probeUntilServed, type ProbeTarget } from '../runbook/probe';
+import { probeOnce, probeUntilServed, type ProbeTarget } from './probe-v1';
 import type { Look } from '../runbook/runbook';
 import {
   applyGateStep,

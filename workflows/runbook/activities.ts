@@ -96,7 +96,7 @@ export const act = routed<Activities>({
  * Copying and checksumming data take as long as the data is large: no overall deadline, a short heartbeat
  * timeout instead, so a dead worker is noticed in seconds and the retry resumes from the last heartbeat.
  */
-export const longAct = routed<Pick<Activities, 'copyTree' | 'verifyTree'>>({
+export const longAct = routed<Pick<Activities, 'copyTree' | 'verifyTree' | 'catchUpCopy'>>({
   startToCloseTimeout: '24 hours',
   heartbeatTimeout: '10 seconds',
   retry: {

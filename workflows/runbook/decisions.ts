@@ -10,8 +10,11 @@ import { failureMessage } from './failures';
 
 export const DECISION_REJECTED = 'DecisionRejected';
 
+/** A refusal carries its sentence only: the Web UI's Update dialog shows it, not the worker's file paths. */
 function reject(message: string): never {
-  throw ApplicationFailure.nonRetryable(message, DECISION_REJECTED);
+  const refusal = ApplicationFailure.nonRetryable(message, DECISION_REJECTED);
+  refusal.stack = '';
+  throw refusal;
 }
 
 function clockOf(iso: string): string {

@@ -46,7 +46,7 @@ function waitingSection(id: string, waiting: Waiting): string[] {
 /** The runbook's current details for the Web UI: what it waits on and how to answer, then the checklist. */
 export function renderDetails(status: RunbookStatus): string {
   const lines = [
-    `**${status.kind}** of **${status.module}** on **${status.node}** · started by ${status.startedBy} · phase **${status.phase}**`,
+    `**${status.kind}** of **${status.module}** on **${status.node}** · started by ${plain(status.startedBy)} · phase **${status.phase}**`,
     '',
     ...(status.waiting ? [...waitingSection(status.id, status.waiting), ''] : []),
     ...(status.outcome ? [`Outcome: ${status.outcome}`, ''] : []),
@@ -57,10 +57,27 @@ export function renderDetails(status: RunbookStatus): string {
     lines.push('', '### Decisions');
     for (const d of status.decisions)
       lines.push(
-        `- ${d.action} at ${d.gate} by ${d.by}, ${clock(d.at)} UTC, evidence ${d.evidence ?? '-'}${d.comment ? ` — “${d.comment}”` : ''}`,
+        `- ${plain(d.action)} at ${d.gate} by ${plain(d.by)}${identityNote(d.identity)}, ${clock(d.at)} UTC, evidence ${plain(d.evidence ?? '-')}${d.comment ? ` — “${plain(d.comment)}”` : ''}`,
       );
     for (const r of status.refused)
-      lines.push(`- refused: ${r.action} at ${r.gate} by ${r.by}, ${clock(r.at)} UTC — ${r.refusal}`);
+      lines.push(
+        `- refused: ${plain(r.action)} at ${r.gate} by ${plain(r.by)}${identityNote(r.identity)}, ${clock(r.at)} UTC — ${plain(r.refusal)}`,
+      );
   }
   return lines.join('\n');
+}
+
+/** Text an operator typed (a name, a comment), shown as typed: no markdown, no links, one line. */
+export function plain(text: string): string {
+  return text.replace(/\s+/g, ' ').replace(/[\\`*_[\]|<>~]/g, (ch) => `\\${ch}`);
+}
+
+const IDENTITY: Record<string, string> = {
+  'os-user': ' (OS user)',
+  'as-flag': ' (--as, self-declared)',
+  'web-ui': ' (typed in the Web UI, self-declared)',
+};
+
+function identityNote(identity: string | undefined): string {
+  return identity ? (IDENTITY[identity] ?? '') : '';
 }

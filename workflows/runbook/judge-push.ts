@@ -1,6 +1,11 @@
-import { sleep } from '@temporalio/workflow';
 import type { Timings } from '../contracts';
-import { classify, type ReceiptEvidence, type ReportEvidence, type Verdict } from '../verdict';
+import {
+  classify,
+  type ReceiptEvidence,
+  type ReportEvidence,
+  type Verdict,
+  type VerdictKind,
+} from '../verdict';
 import { act } from './activities';
 import { gateFacts } from './gate-facts';
 import type { ContainerMemory } from './memory';
@@ -12,46 +17,56 @@ export interface PushTarget {
   oldHostPaths?: string[];
 }
 
+/** Verdicts that come from the node's documents alone: no container can change them by settling. */
+const DOCUMENT_VERDICTS: readonly VerdictKind[] = ['held', 'drift', 'unreadable'];
+
 /**
- * What the node did with this push and how its containers are, judged by the verdict function. While
- * health is still starting it looks again every `recheckEveryMs` until the health deadline; `settled`
- * judges containers that should be healthy already (starting counts as failing at once).
+ * What the node did with this push and how its containers are, judged by the verdict function as soon as
+ * the evidence is final: the report as soon as it is written, a hold or drift at once, containers once each
+ * has been up for the stability window (counted from its own start) and no health check is still starting.
+ * `settled` judges containers that should be healthy already (starting counts as failing at once).
  */
 export async function judgePush(
   target: PushTarget,
   receipt: ReceiptEvidence,
   timings: Timings,
-  options: { settled?: boolean; memory?: ContainerMemory } = {},
+  options: { settled?: boolean; memory: ContainerMemory },
 ): Promise<Look> {
   const { memory } = options;
-  const deadline = new Date().getTime() + timings.healthDeadlineMs;
-  for (;;) {
-    const applied = receipt.readable
-      ? await act.collectApplyEvidence({
-          node: target.node,
-          pushId: receipt.value.pushId,
-          timeoutMs: timings.applyReportMs,
-        })
-      : { report: receipt, nodeState: receipt };
-    const containers = await act.inspectModuleContainers({
-      node: target.node,
-      module: target.module,
-      stabilityWindowMs: timings.stabilityWindowMs,
-    });
-    const verdict = classify({
+  const deadline = new Date().getTime() + (options.settled ? 0 : timings.healthDeadlineMs);
+  const applied = receipt.readable
+    ? await act.collectApplyEvidence({
+        node: target.node,
+        pushId: receipt.value.pushId,
+        timeoutMs: timings.applyReportMs,
+      })
+    : { report: receipt, nodeState: receipt };
+  const judge = (containers: Parameters<typeof classify>[0]['containers']) =>
+    classify({
       ...target,
       receipt,
       ...applied,
       containers,
-      healthDeadlinePassed: options.settled === true || new Date().getTime() >= deadline,
-      // A runbook with a memory of its containers judges by revision 2 of the gate rule.
-      ...(memory ? { firstSeen: { ...memory.firstSeen }, revision: 2 } : {}),
+      healthDeadlinePassed: new Date().getTime() >= deadline,
+      firstSeen: { ...memory.firstSeen },
+      revision: 2,
     });
-    memory?.remember(containers, new Date().toISOString());
-    const note = applyNote(receipt, applied.report, verdict);
-    if (verdict.verdict !== 'pending')
-      return look(verdict, memory && receipt.readable ? `${note} (push ${receipt.value.pushId})` : note);
-    await sleep(timings.recheckEveryMs, { summary: `health of ${target.module} still starting: look again` });
+  let waitForStability = !DOCUMENT_VERDICTS.includes(judge([]).verdict);
+  for (;;) {
+    const containers = await act.observeModuleContainers({
+      node: target.node,
+      module: target.module,
+      stabilityWindowMs: timings.stabilityWindowMs,
+      healthDeadlineMs: Math.max(0, deadline - new Date().getTime()),
+      waitForStability,
+    });
+    const verdict = judge(containers);
+    memory.remember(containers, new Date().toISOString());
+    if (verdict.verdict !== 'pending') {
+      const note = applyNote(receipt, applied.report, verdict);
+      return look(verdict, receipt.readable ? `${note} (push ${receipt.value.pushId})` : note);
+    }
+    waitForStability = true;
   }
 }
 

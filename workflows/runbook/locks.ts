@@ -1,3 +1,4 @@
+import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
 import {
   ChildWorkflowCancellationType,
   condition,
@@ -7,71 +8,68 @@ import {
   startChild,
   workflowInfo,
 } from '@temporalio/workflow';
-import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
 import {
-  lockBusy,
-  lockGranted,
-  lockWorkflowId,
-  releaseLock,
-  requestLock,
-  runbookLock,
+  lockKeeperId,
+  locksBusy,
+  locksGranted,
+  releaseLocks,
+  requestLocks,
+  runbookLocks,
   type LockHolder,
+  type LockRequest,
 } from '../lock';
 
 /**
- * The locks a runbook holds besides its node's workflow id: every node and module it touches. Taken in one
- * global order (so two runbooks never wait for each other), released when the runbook ends, however it ends.
+ * The locks a runbook holds besides its node's workflow id: every node and module it touches, asked for in
+ * one request and granted all at once; released when the runbook ends, however it ends.
  */
 export class Locks {
-  private readonly granted = new Set<string>();
-  private readonly busy = new Map<string, LockHolder>();
-  private readonly asked: string[] = [];
+  private granted = false;
+  private asked = false;
+  private busy: LockHolder | undefined;
 
   constructor() {
-    setHandler(lockGranted, ({ lock }) => void this.granted.add(lock));
-    setHandler(lockBusy, ({ lock, heldBy }) => void this.busy.set(lock, heldBy));
-  }
-
-  /** Who holds a lock this runbook waits for, if it waits. */
-  waitingFor(): LockHolder | undefined {
-    const lock = this.asked.find((name) => !this.granted.has(name));
-    return lock === undefined ? undefined : this.busy.get(lock);
+    setHandler(locksGranted, () => void (this.granted = true));
+    setHandler(locksBusy, ({ heldBy }) => void (this.busy = heldBy));
   }
 
   /** Takes every lock, waiting as long as another runbook holds one; `onWait` says who it waits for. */
-  async take(locks: string[], what: string, onWait: (holder: LockHolder) => void): Promise<void> {
+  async take(
+    wanted: { alone: string[]; shared: string[] },
+    what: string,
+    onWait: (holder: LockHolder) => void,
+  ): Promise<void> {
     const { workflowId, runId } = workflowInfo();
-    const me: LockHolder = { workflowId, runId, what };
-    for (const lock of [...new Set(locks)].sort()) {
-      this.asked.push(lock);
-      await request(lock, me);
-      let shown: LockHolder | undefined;
-      while (!this.granted.has(lock)) {
-        await condition(() => this.granted.has(lock) || this.busy.get(lock) !== shown);
-        const holder = this.busy.get(lock);
-        if (!this.granted.has(lock) && holder && holder !== shown) onWait((shown = holder));
-      }
+    this.asked = true;
+    const locks = [...new Set(wanted.alone)].sort();
+    const shared = [...new Set(wanted.shared)].filter((l) => !locks.includes(l)).sort();
+    await request({ workflowId, runId, what, locks, shared });
+    let shown: LockHolder | undefined;
+    while (!this.granted) {
+      await condition(() => this.granted || this.busy !== shown);
+      if (!this.granted && this.busy) onWait((shown = this.busy));
     }
   }
 
-  /** Lets every lock go, granted or still asked for; safe to call twice. */
+  /** Lets every lock go, granted or still asked for; safe to call twice, free when none was asked. */
   async release(): Promise<void> {
+    if (!this.asked) return;
+    this.asked = false;
+    this.granted = false;
     const { workflowId, runId } = workflowInfo();
-    for (const lock of this.asked.splice(0)) {
-      this.granted.delete(lock);
-      await getExternalWorkflowHandle(lockWorkflowId(lock, workflowInfo().taskQueue))
-        .signal(releaseLock, { workflowId, runId })
-        .catch(() => undefined); // the lock ended: nothing to release
-    }
+    await getExternalWorkflowHandle(lockKeeperId(workflowInfo().taskQueue))
+      .signal(releaseLocks, { workflowId, runId })
+      .catch(() => undefined); // the keeper ended: nothing to release
   }
 }
 
-/** Starts the lock's workflow with this request, or, when it runs already, signals the request to it. */
-async function request(lock: string, me: LockHolder): Promise<void> {
+/** Starts the queue's lock keeper with this request, or, when it runs already, signals the request to it. */
+async function request(me: LockRequest): Promise<void> {
+  const keeper = lockKeeperId(workflowInfo().taskQueue);
   for (;;) {
     try {
-      await startChild(runbookLock, {
-        workflowId: lockWorkflowId(lock, workflowInfo().taskQueue),
+      await startChild(runbookLocks, {
+        workflowId: keeper,
         args: [me],
         parentClosePolicy: ParentClosePolicy.ABANDON,
         cancellationType: ChildWorkflowCancellationType.ABANDON,
@@ -80,8 +78,8 @@ async function request(lock: string, me: LockHolder): Promise<void> {
     } catch (error) {
       if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
     }
-    const sent = await getExternalWorkflowHandle(lockWorkflowId(lock, workflowInfo().taskQueue))
-      .signal(requestLock, me)
+    const sent = await getExternalWorkflowHandle(keeper)
+      .signal(requestLocks, me)
       .then(() => true)
       .catch(() => false);
     if (sent) return; // else it ended between the two: start it again

@@ -31,7 +31,11 @@ export interface RunbookIdentity {
   module: string;
   startedBy: string;
   /** Revision 2: what the runbook locks besides its node's workflow id, and says it does while others wait. */
-  touches?: { nodes: string[]; modules: string[]; what: string };
+  /**
+   * What the runbook changes (nodes; modules whose spec it changes) and what it only relies on (modules
+   * it pushes as they are): another runbook changing one of them waits, one only relying on them does not.
+   */
+  touches?: { nodes: string[]; modules: string[]; reads?: string[]; what: string };
 }
 
 export async function openRunbook<P extends RunbookPlan>(
@@ -92,10 +96,12 @@ async function takeLocks(
   touches: NonNullable<RunbookIdentity['touches']>,
   progress: Progress,
 ): Promise<void> {
-  const names = [...touches.nodes.map((n) => `node-${n}`), ...touches.modules.map((m) => `module-${m}`)];
-  progress.mark(LOCKS, 'running', `asks for ${names.join(', ')}`);
-  await locks.take(names, touches.what, (holder) =>
+  const alone = [...touches.nodes.map((n) => `node-${n}`), ...touches.modules.map((m) => `module-${m}`)];
+  const shared = (touches.reads ?? []).map((m) => `module-${m}`).filter((l) => !alone.includes(l));
+  const names = [...alone, ...shared.map((l) => `${l} (shared)`)].join(', ');
+  progress.mark(LOCKS, 'running', `asks for ${names}`);
+  await locks.take({ alone, shared }, touches.what, (holder) =>
     progress.mark(LOCKS, 'running', `waits for ${holder.workflowId} (${holder.what}) to finish`),
   );
-  progress.mark(LOCKS, 'done', `holds ${names.join(', ')}`);
+  progress.mark(LOCKS, 'done', `holds ${names}`);
 }

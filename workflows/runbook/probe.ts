@@ -1,5 +1,5 @@
-import { sleep } from '@temporalio/workflow';
 import type { Timings } from '../contracts';
+import type { ProbeResult } from '../../activities/probes/schemas';
 import { act } from './activities';
 
 export interface ProbeTarget {
@@ -16,21 +16,22 @@ export interface ProbeOutcome {
   summary: string;
 }
 
-/** Probes every public name until all answer as expected or the probe deadline passes. */
+/** Probes every public name until all answer as expected or the probe deadline passes (one activity). */
 export async function probeUntilServed(target: ProbeTarget, timings: Timings): Promise<ProbeOutcome> {
-  const deadline = new Date().getTime() + timings.probeDeadlineMs;
-  for (;;) {
-    const outcome = await probeOnce(target);
-    if (outcome.ok || new Date().getTime() >= deadline) return outcome;
-    await sleep(timings.recheckEveryMs, {
-      summary: `${outcome.failing} name(s) not served yet: probe again`,
-    });
-  }
+  const results = await act.probeUntilServed({
+    ...target,
+    timeoutMs: 5_000,
+    deadlineMs: timings.probeDeadlineMs,
+  });
+  return outcomeOf(target, results);
 }
 
 /** One probe of every public name. */
 export async function probeOnce(target: ProbeTarget): Promise<ProbeOutcome & { failing: number }> {
-  const results = await act.probePublicNames({ ...target, timeoutMs: 5_000 });
+  return outcomeOf(target, await act.probePublicNames({ ...target, timeoutMs: 5_000 }));
+}
+
+function outcomeOf(target: ProbeTarget, results: ProbeResult[]): ProbeOutcome & { failing: number } {
   const failing = results.filter((result) => !result.ok);
   if (failing.length === 0) {
     return {

@@ -78,16 +78,22 @@ export class Runbook<P extends RunbookPlan> {
     }
   }
 
-  /** Waits for an operator's yes (or another of the approval's actions) with the evidence gathered so far. */
+  /**
+   * Waits for an operator's yes (or another of the approval's actions) with the evidence gathered so far;
+   * `offer` narrows the actions to those the evidence allows now, `facts` adds to them what the operator must see.
+   */
   async approve<G extends ApprovalName<P>>(
     gate: G,
     reason: string,
+    options: { offer?: readonly ActionAt<P, G>[]; facts?: string[] } = {},
   ): Promise<Exclude<ActionAt<P, G>, 'abort'>> {
+    const planned: readonly string[] = plannedStep(this.plan, gate)?.actions ?? [];
     const decision = await this.decisions.await({
       gate,
       verdict: 'approval',
       reason,
-      actions: [...(plannedStep(this.plan, gate)?.actions ?? [])],
+      actions: planned.filter((a) => !options.offer || (options.offer as readonly string[]).includes(a)),
+      ...(options.facts ? { facts: [...this.progress.evidenceSoFar(), ...options.facts] } : {}),
     });
     if (decision.action === 'abort') throw abortedBy(decision.by, gate);
     const by =

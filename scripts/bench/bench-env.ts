@@ -1,0 +1,133 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Client } from '@temporalio/client';
+import { TestWorkflowEnvironment } from '@temporalio/testing';
+import { bundleWorkflowCode } from '@temporalio/worker';
+import { removeNodeContainers } from '../../docker/cleanup';
+import { BASE_IMAGE, DockerEngine } from '../../docker/engine';
+import { LocalMesh } from '../../mesh/local';
+import { findTemporalCli } from '../../worker/temporal-binary';
+import { WORKFLOW_INTERCEPTOR_MODULES, WORKFLOWS_PATH } from '../../worker/workflow-code';
+import { MESH_SEARCH_ATTRIBUTES } from '../../workflows/search-attributes';
+import { BenchWorker } from './worker-process';
+
+const TEMPORAL_ON_STDERR = join(__dirname, 'temporal-on-stderr.sh');
+
+const silentBundler = {
+  log: () => undefined,
+  trace: () => undefined,
+  debug: () => undefined,
+  info: () => undefined,
+  warn: (message: string) => process.stderr.write(`bundle: ${message}\n`),
+  error: (message: string) => process.stderr.write(`bundle: ${message}\n`),
+};
+
+/** The workflows bundled once, as the test harness does; the worker loads this file instead of bundling. */
+async function bundleWorkflows(scratch: string): Promise<string> {
+  const bundle = join(scratch, 'workflows.js');
+  const { code } = await bundleWorkflowCode({
+    workflowsPath: WORKFLOWS_PATH,
+    workflowInterceptorModules: WORKFLOW_INTERCEPTOR_MODULES,
+    logger: silentBundler,
+  });
+  await writeFile(bundle, code);
+  return bundle;
+}
+
+/**
+ * Everything the contenders run on: a Temporal dev server of the bench's own (random ports, like
+ * scripts/run-tests.ts), the workflows bundled once, one warm worker in a child process over a local mesh
+ * in a scratch state dir, and the Docker engine. `close` removes every container and file it made. The
+ * test harness's bundle (MESH_WORKFLOW_BUNDLE) is used when it is set, instead of bundling again.
+ */
+export class BenchEnv {
+  readonly mesh: LocalMesh;
+  readonly stateDir: string;
+  private readonly nodes: string[] = [];
+
+  private constructor(
+    readonly engine: DockerEngine,
+    readonly temporal: TestWorkflowEnvironment,
+    readonly worker: BenchWorker,
+    readonly taskQueue: string,
+    readonly scratch: string,
+  ) {
+    this.stateDir = join(scratch, 'mesh');
+    this.mesh = new LocalMesh({ stateDir: this.stateDir, engine: this.engine });
+  }
+
+  static async start(log: (line: string) => void): Promise<BenchEnv> {
+    const temporalCli = findTemporalCli();
+    if (!temporalCli) throw new Error('no temporal CLI on PATH (scripts/bootstrap.sh installs it)');
+    process.env.MESH_BENCH_TEMPORAL_CLI = temporalCli;
+    const engine = new DockerEngine();
+    await engine.ping();
+    if (!(await engine.inspectImage(BASE_IMAGE)))
+      throw new Error(`${BASE_IMAGE} is missing (scripts/bootstrap.sh builds it)`);
+    const scratch = await mkdtemp(join(tmpdir(), 'mesh-bench-'));
+    const temporal = await TestWorkflowEnvironment.createLocal({
+      server: {
+        executable: { type: 'existing-path', path: TEMPORAL_ON_STDERR },
+        searchAttributes: MESH_SEARCH_ATTRIBUTES,
+      },
+    }).catch(async (error: unknown) => {
+      await rm(scratch, { recursive: true, force: true });
+      throw error;
+    });
+    try {
+      log(`Temporal dev server on ${temporal.address}`);
+      const bundle = process.env.MESH_WORKFLOW_BUNDLE ?? (await bundleWorkflows(scratch));
+      const taskQueue = `bench-${randomBytes(4).toString('hex')}`;
+      const worker = await BenchWorker.start({
+        address: temporal.address,
+        namespace: temporal.namespace ?? 'default',
+        taskQueue,
+        stateDir: join(scratch, 'mesh'),
+        bundle,
+      });
+      log(`a worker in a child process polls ${taskQueue}`);
+      return new BenchEnv(engine, temporal, worker, taskQueue, scratch);
+    } catch (error) {
+      await temporal.teardown();
+      await rm(scratch, { recursive: true, force: true });
+      throw error;
+    }
+  }
+
+  get client(): Client {
+    return this.temporal.client;
+  }
+
+  get address(): string {
+    return this.temporal.address;
+  }
+
+  /** A node name no earlier run used; its containers are removed by `removeNode` or at `close`. */
+  newNode(kind: string): string {
+    const node = `bench-${kind}-${randomBytes(3).toString('hex')}`;
+    this.nodes.push(node);
+    return node;
+  }
+
+  async removeNode(node: string): Promise<void> {
+    await removeNodeContainers([node], this.engine);
+  }
+
+  /** A scratch directory of this bench's own. */
+  async dir(prefix: string): Promise<string> {
+    return mkdtemp(join(this.scratch, prefix));
+  }
+
+  /** Containers first: they run health checks every second and would load the machine if left behind. */
+  async close(): Promise<void> {
+    const problems: unknown[] = [];
+    const attempt = (step: () => Promise<unknown>) => step().catch((error: unknown) => problems.push(error));
+    await attempt(() => removeNodeContainers(this.nodes, this.engine));
+    await attempt(() => this.worker.stop());
+    await attempt(() => this.temporal.teardown());
+    await attempt(() => rm(this.scratch, { recursive: true, force: true }));
+    if (problems.length > 0) throw problems[0];
+  }
+}

@@ -1,0 +1,71 @@
+import type { BenchEnv } from './bench-env';
+import { flipThroughExecutor, seedEdgeFlip, type ExecutorRun } from './executor';
+import { flipOnFloor, setUpFloorFlip } from './floor';
+import type { ContenderName } from './options';
+import { cleanUpShellFlip, flipByShell, setUpShellFlip } from './shell';
+
+/** One contender's run in one round: its wall time, and the executor's details when it was the executor. */
+export interface ContenderRun {
+  contender: ContenderName;
+  round: number;
+  ok: boolean;
+  wallMs: number;
+  failure?: string;
+  executor?: ExecutorRun;
+}
+
+function messageOf(error: unknown): string {
+  const e = error as { message?: string; stderr?: string };
+  return (e.stderr?.trim() || e.message || String(error)).split('\n')[0] ?? 'failed';
+}
+
+/** Runs one contender once on a fresh node (its set-up and clean-up not timed); never throws for a failed flip. */
+export async function runContender(
+  env: BenchEnv,
+  contender: ContenderName,
+  round: number,
+  windowMs: number,
+): Promise<ContenderRun> {
+  const failed = (error: unknown): ContenderRun => ({
+    contender,
+    round,
+    ok: false,
+    wallMs: Number.NaN,
+    failure: messageOf(error),
+  });
+  if (contender === 'shell') {
+    const flip = await setUpShellFlip(env, windowMs);
+    try {
+      return { contender, round, ok: true, wallMs: await flipByShell(flip) };
+    } catch (error) {
+      return failed(error);
+    } finally {
+      await cleanUpShellFlip(flip);
+    }
+  }
+  if (contender === 'floor') {
+    const flip = await setUpFloorFlip(env, windowMs);
+    try {
+      return { contender, round, ok: true, wallMs: await flipOnFloor(env, flip) };
+    } catch (error) {
+      return failed(error);
+    } finally {
+      await env.removeNode(flip.node);
+    }
+  }
+  const node = env.newNode(contender === 'executor' ? 'ex' : 'exl');
+  try {
+    const input = await seedEdgeFlip(env, node, { leftovers: contender === 'executor-leftovers' });
+    const run = await flipThroughExecutor(env, input);
+    return {
+      contender,
+      round,
+      ok: run.completed,
+      wallMs: run.wallMs,
+      ...(run.failure !== undefined ? { failure: run.failure } : {}),
+      executor: run,
+    };
+  } finally {
+    await env.removeNode(node);
+  }
+}

@@ -1,0 +1,87 @@
+import type { Client } from '@temporalio/client';
+import { defaultPayloadConverter } from '@temporalio/common';
+import { decideUpdate, statusQuery, type Waiting } from '../../workflows/contracts';
+import { MESH_WAITING_ON } from '../../workflows/search-attributes';
+
+/** A wait the bench answered: when the runbook began to wait, when the bench saw it, when it decided. */
+export interface AnsweredWait {
+  gate: string;
+  verdict: string;
+  action: string;
+  since: number;
+  seenAt: number;
+  decidedAt: number;
+}
+
+/** The runbook waits for something the bench does not answer (a real problem, not a pre-answered gate). */
+export class UnexpectedWait extends Error {
+  override readonly name = 'UnexpectedWait';
+  constructor(readonly waiting: Waiting) {
+    super(`waits at ${waiting.gate} (${waiting.verdict}): ${waiting.reason}`);
+  }
+}
+
+/** The edge flip's pre-answered decisions: take when the successor is held, approve at the approval. */
+export function edgeFlipAnswer(waiting: Waiting): string | undefined {
+  if (waiting.verdict === 'held' && waiting.actions.includes('take')) return 'take';
+  if (waiting.verdict === 'approval' && waiting.actions.includes('approve')) return 'approve';
+  return undefined;
+}
+
+function gateIn(event: { upsertWorkflowSearchAttributesEventAttributes?: unknown }): string | undefined {
+  const attributes = event.upsertWorkflowSearchAttributesEventAttributes as
+    { searchAttributes?: { indexedFields?: Record<string, never> } } | undefined;
+  const payload = attributes?.searchAttributes?.indexedFields?.[MESH_WAITING_ON.name];
+  if (!payload) return undefined;
+  const value: unknown = defaultPayloadConverter.fromPayload(payload);
+  const gate = Array.isArray(value) ? value[0] : value;
+  return typeof gate === 'string' ? gate : undefined;
+}
+
+/**
+ * Answers the runbook's waits until it closes, without polling its status: it long-polls the event history
+ * and reacts to the search-attribute upsert the runbook makes when it starts to wait (MeshWaitingOn), then
+ * reads the evidence hash from the status query and sends the decision as an operator other than the
+ * starter. Throws UnexpectedWait at a wait `answer` does not know; `answered` holds what it answered so far.
+ */
+export async function answerUntilClosed(
+  client: Client,
+  workflowId: string,
+  answer: (waiting: Waiting) => string | undefined,
+  by: string,
+  answered: AnsweredWait[] = [],
+): Promise<AnsweredWait[]> {
+  const handle = client.workflow.getHandle(workflowId);
+  let nextPageToken: Uint8Array | undefined;
+  for (;;) {
+    const page = await client.workflowService.getWorkflowExecutionHistory({
+      namespace: client.options.namespace,
+      execution: { workflowId },
+      waitNewEvent: true,
+      skipArchival: true,
+      ...(nextPageToken ? { nextPageToken } : {}),
+    });
+    for (const event of page.history?.events ?? []) {
+      const gate = gateIn(event);
+      if (gate === undefined) continue;
+      const seenAt = Date.now();
+      const waiting = (await handle.query(statusQuery)).waiting;
+      if (!waiting || waiting.gate !== gate) continue;
+      const action = answer(waiting);
+      if (action === undefined) throw new UnexpectedWait(waiting);
+      await handle.executeUpdate(decideUpdate, {
+        args: [{ gate, action, by, evidence: waiting.evidence }],
+      });
+      answered.push({
+        gate,
+        verdict: waiting.verdict,
+        action,
+        since: Date.parse(waiting.since),
+        seenAt,
+        decidedAt: Date.now(),
+      });
+    }
+    if (!page.nextPageToken || page.nextPageToken.length === 0) return answered;
+    nextPageToken = page.nextPageToken;
+  }
+}

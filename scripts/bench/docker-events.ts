@@ -1,0 +1,64 @@
+import type { DockerEngine } from '../../docker/engine';
+
+/** One container event as the Docker engine recorded it. */
+export interface ContainerEvent {
+  /** e.g. `start`, `die`, `health_status: healthy`. */
+  action: string;
+  name: string;
+  /** Engine time, ms since the epoch (from timeNano). */
+  at: number;
+}
+
+interface RawEvent {
+  Action?: string;
+  timeNano?: number;
+  Actor?: { Attributes?: Record<string, string> };
+}
+
+/**
+ * The live event stream of the containers carrying all `labels`, recorded while a run goes on. Live, not
+ * read back afterwards: the engine keeps only its last ~1000 events, and on a busy engine (a health check
+ * is three events) those are minutes or less.
+ */
+export class ContainerEventLog {
+  readonly events: ContainerEvent[] = [];
+  private buffered = '';
+
+  private constructor(private readonly stream: NodeJS.ReadableStream & { destroy(): void }) {
+    stream.on('data', (chunk: Buffer) => this.take(chunk.toString()));
+    stream.on('error', () => undefined);
+  }
+
+  static async open(engine: DockerEngine, labels: Record<string, string>): Promise<ContainerEventLog> {
+    const stream = await engine.docker.getEvents({
+      filters: {
+        type: ['container'],
+        label: Object.entries(labels).map(([key, value]) => `${key}=${value}`),
+      },
+    });
+    return new ContainerEventLog(stream as NodeJS.ReadableStream & { destroy(): void });
+  }
+
+  /** When the first `action` happened at or after `since`, or undefined. */
+  firstAt(action: string, since: number): number | undefined {
+    return this.events.find((event) => event.action === action && event.at >= since)?.at;
+  }
+
+  close(): void {
+    this.stream.destroy();
+  }
+
+  private take(text: string): void {
+    const lines = (this.buffered + text).split('\n');
+    this.buffered = lines.pop() ?? '';
+    for (const line of lines.filter((l) => l.trim() !== '')) {
+      const event = JSON.parse(line) as RawEvent;
+      if (event.Action?.startsWith('exec_')) continue;
+      this.events.push({
+        action: event.Action ?? '',
+        name: event.Actor?.Attributes?.name ?? '',
+        at: Math.floor((event.timeNano ?? 0) / 1e6),
+      });
+    }
+  }
+}

@@ -1,0 +1,165 @@
+import { WorkflowFailedError, type WorkflowHandle } from '@temporalio/client';
+import { startRunbook } from '../../client/start-runbook';
+import { LABEL } from '../../docker/labels';
+import { readNodeAgentState } from '../../mesh/local/node-store';
+import { seedEdgeScenario } from '../../mesh/local/scenarios/edge-flip-incident';
+import { freeLocalPort } from '../../worker/ports';
+import { edgeFlip } from '../../workflows';
+import { statusQuery, type EdgeFlipInputArg, type RunbookStatus } from '../../workflows/contracts';
+import type { BenchEnv } from './bench-env';
+import { answerUntilClosed, edgeFlipAnswer, UnexpectedWait, type AnsweredWait } from './decisions';
+import { ContainerEventLog } from './docker-events';
+import { historyFacts } from './history-facts';
+import { stepTimings, type StepTiming } from './step-overhead';
+
+export const PREDECESSOR = 'caddy';
+export const SUCCESSOR = 'route-proxy';
+const STARTED_BY = 'bench';
+/** Not the starter: the approval is four-eyes. */
+const DECIDER = 'bench-operator';
+
+/** One edge flip through the executor, and what its status, history and the node tell about it. */
+export interface ExecutorRun {
+  node: string;
+  completed: boolean;
+  phase: string;
+  failure?: string;
+  /** From the start call to the runbook's result, as its client sees it. */
+  wallMs: number;
+  steps: StepTiming[];
+  waits: AnsweredWait[];
+  detection: {
+    /** The held push's apply report written (its finishedAt) → the gate waits (waiting.since). */
+    heldMs?: number;
+    /** Docker's health_status: healthy of the successor's edge → gate-apply judged ok (its endedAt). */
+    healthyMs?: number;
+  };
+  history: { events: number; bytes: number };
+  activities: { type: string; ms: number }[];
+}
+
+export interface SeedOptions {
+  /** The incident: the successor's data dirs left on disk, so the node holds it until take. */
+  leftovers: boolean;
+  /**
+   * Module names of the node's own (`caddy-<node>`, `route-proxy-<node>`): mesh modules are global, so flips
+   * that run at once on several nodes need their own specs (ports). Otherwise the demo's names.
+   */
+  ownModules?: boolean;
+}
+
+/** Seeds a fresh node as the demo does and returns the flip's input (no timings: the runbook's defaults). */
+export async function seedEdgeFlip(
+  env: BenchEnv,
+  node: string,
+  { leftovers, ownModules = false }: SeedOptions,
+): Promise<EdgeFlipInputArg> {
+  const predecessor = ownModules ? `${PREDECESSOR}-${node}` : PREDECESSOR;
+  const module = ownModules ? `${SUCCESSOR}-${node}` : SUCCESSOR;
+  const scenario = await seedEdgeScenario(env.mesh, {
+    node,
+    predecessor,
+    successor: module,
+    publicPort: await freeLocalPort(),
+    stagingPort: await freeLocalPort(),
+    leftovers,
+  });
+  return { node, module, predecessor, ...scenario, startedBy: STARTED_BY };
+}
+
+/** A runbook that has not ended by then is terminated (and reported as failed), so the bench always ends. */
+const RUN_DEADLINE_MS = 10 * 60_000;
+/** After an unexpected wait the runbook is aborted; its compensation gets this long before it is terminated. */
+const ABORT_GRACE_MS = 2 * 60_000;
+
+function endAfter(handle: WorkflowHandle, ms: number, why: string): NodeJS.Timeout {
+  return setTimeout(() => void handle.terminate(`bench: ${why}`).catch(() => undefined), ms);
+}
+
+/** Answers the runbook's decisions until it ends; aborts it at a wait the bench does not answer. */
+async function driveToEnd(
+  env: BenchEnv,
+  handle: WorkflowHandle,
+  waits: AnsweredWait[],
+): Promise<string | undefined> {
+  const deadline = endAfter(handle, RUN_DEADLINE_MS, 'no end within 10 minutes');
+  try {
+    await answerUntilClosed(env.client, handle.workflowId, edgeFlipAnswer, DECIDER, waits);
+    return undefined;
+  } catch (error) {
+    if (!(error instanceof UnexpectedWait)) throw error;
+    await handle.cancel();
+    const grace = endAfter(handle, ABORT_GRACE_MS, 'compensation did not end within 2 minutes');
+    await handle.result().catch(() => undefined);
+    clearTimeout(grace);
+    return error.message;
+  } finally {
+    clearTimeout(deadline);
+  }
+}
+
+/** Runs a seeded edge flip to its end, answering its decisions at once; never throws for a failed runbook. */
+export async function flipThroughExecutor(env: BenchEnv, input: EdgeFlipInputArg): Promise<ExecutorRun> {
+  const successorEdge = { [LABEL.node]: input.node, [LABEL.module]: input.module, [LABEL.container]: 'edge' };
+  const edgeEvents = await ContainerEventLog.open(env.engine, successorEdge);
+  const started = Date.now();
+  const waits: AnsweredWait[] = [];
+  let handle: WorkflowHandle<typeof edgeFlip>;
+  let failure: string | undefined;
+  try {
+    handle = await startRunbook(env.client, edgeFlip, input, { taskQueue: env.taskQueue });
+    failure = await driveToEnd(env, handle, waits);
+  } finally {
+    edgeEvents.close();
+  }
+  let status: RunbookStatus;
+  try {
+    status = await handle.result();
+  } catch (error) {
+    if (!(error instanceof WorkflowFailedError)) throw error;
+    failure ??= error.cause?.message ?? error.message;
+    status = await handle.query(statusQuery);
+  }
+  const wallMs = Date.now() - started;
+  const facts = historyFacts(await handle.fetchHistory());
+  const steps = stepTimings(status.steps, facts.activities, facts.timers);
+  return {
+    node: input.node,
+    completed: status.phase === 'completed' && failure === undefined,
+    phase: status.phase,
+    ...(failure !== undefined ? { failure } : {}),
+    wallMs,
+    steps,
+    waits,
+    detection: {
+      heldMs: await heldDetection(env, input.node, waits),
+      healthyMs: healthyDetection(edgeEvents, started, status),
+    },
+    history: { events: facts.events, bytes: facts.bytes },
+    activities: facts.activities.map((a) => ({ type: a.type, ms: a.to - a.from })),
+  };
+}
+
+async function heldDetection(
+  env: BenchEnv,
+  node: string,
+  waits: AnsweredWait[],
+): Promise<number | undefined> {
+  const held = waits.find((wait) => wait.verdict === 'held');
+  if (!held) return undefined;
+  const { reports } = await readNodeAgentState(env.mesh.layout, node);
+  const written = reports
+    .filter((report) => report.held.length > 0)
+    .map((report) => Date.parse(report.finishedAt))
+    .filter((at) => at <= held.since)
+    .at(-1);
+  return written === undefined ? undefined : held.since - written;
+}
+
+function healthyDetection(edge: ContainerEventLog, since: number, status: RunbookStatus): number | undefined {
+  const gate = status.steps.find((step) => step.name === 'gate-apply' && step.state === 'done');
+  if (!gate?.endedAt) return undefined;
+  const verdictAt = Date.parse(gate.endedAt);
+  const healthyAt = edge.firstAt('health_status: healthy', since);
+  return healthyAt !== undefined && healthyAt <= verdictAt ? verdictAt - healthyAt : undefined;
+}

@@ -1,0 +1,120 @@
+import { cpus, loadavg } from 'node:os';
+import { Timings } from '../../workflows/contracts';
+import { BenchEnv } from './bench-env';
+import { timeCli } from './cli-timing';
+import { runContender, type ContenderRun } from './contenders';
+import { parseBenchOptions, USAGE, type BenchOptions } from './options';
+import { renderReport } from './report';
+import type { BenchResult } from './result';
+import { runAtScale, type ScaleResult } from './scale';
+import { SHELL_CHECKS } from './shell';
+import { ratio } from './stats';
+import { ATTRIBUTION } from './step-overhead';
+import { summarizeContender } from './summaries';
+
+/**
+ * `npm run bench`: the demo's edge flip through the executor, by a shell script and by a minimal dockerode
+ * script, alternating round by round on one machine, then the CLI's start-up and (with --scale) many
+ * flips at once. Progress goes to stderr, the result to stdout (tables, or one JSON document with --json).
+ * A measuring script, never a test: it asserts no time; it exits 1 only when a flip did not complete.
+ */
+
+const MB = 2 ** 20;
+const log = (line: string) => process.stderr.write(`bench: ${line}\n`);
+
+async function rounds(env: BenchEnv, options: BenchOptions, windowMs: number): Promise<ContenderRun[]> {
+  const runs: ContenderRun[] = [];
+  for (let round = 1; round <= options.rounds; round++) {
+    for (const contender of options.contenders) {
+      const run = await runContender(env, contender, round, windowMs);
+      const outcome = run.ok ? `${(run.wallMs / 1000).toFixed(2)} s` : `FAILED: ${run.failure}`;
+      log(`round ${round}/${options.rounds} ${contender}: ${outcome}`);
+      runs.push(run);
+    }
+  }
+  return runs;
+}
+
+async function bench(env: BenchEnv, options: BenchOptions): Promise<BenchResult> {
+  const startedAt = new Date().toISOString();
+  const loadAtStart = loadavg();
+  const timings = Timings.parse({});
+  const windowMs = timings.stabilityWindowMs;
+  const idleRss = env.worker.rss();
+  const usesExecutor = options.contenders.some((c) => c.startsWith('executor')) || options.scale.length > 0;
+  if (options.warmup && usesExecutor) {
+    const warm = await runContender(env, 'executor', 0, windowMs);
+    log(`warm-up flip: ${warm.ok ? `${(warm.wallMs / 1000).toFixed(2)} s` : `FAILED: ${warm.failure}`}`);
+  }
+  env.worker.resetPeak();
+  const runs = await rounds(env, options, windowMs);
+  const peakRss = env.worker.peakRss();
+  const lastRunbookNode = runs.filter((run) => run.executor).at(-1)?.executor?.node ?? 'bench-none';
+  const cli = options.cli ? await timeCli(env.address, lastRunbookNode, options.cliSamples) : undefined;
+  if (cli) log('CLI timed');
+  const scale: ScaleResult[] = [];
+  for (const count of options.scale) {
+    log(`scale: ${count} edge flip(s) at once`);
+    scale.push(await runAtScale(env, count));
+  }
+  const contenders = options.contenders.map((name) => summarizeContender(name, runs));
+  const wall = (name: string) => contenders.find((c) => c.contender === name)?.wallMs;
+  return {
+    bench: 'edge-flip',
+    startedAt,
+    machine: { cpus: cpus().length, loadAtStart, loadAtEnd: loadavg(), node: process.version },
+    options: {
+      rounds: options.rounds,
+      quick: options.quick,
+      contenders: options.contenders,
+      warmup: options.warmup,
+      scale: options.scale,
+    },
+    timings,
+    stabilityWindowMs: windowMs,
+    contenders,
+    ratios: {
+      'executor/shell': ratio(wall('executor'), wall('shell')),
+      'executor/floor': ratio(wall('executor'), wall('floor')),
+      'executor-leftovers/shell': ratio(wall('executor-leftovers'), wall('shell')),
+      'executor-leftovers/floor': ratio(wall('executor-leftovers'), wall('floor')),
+      'shell/floor': ratio(wall('shell'), wall('floor')),
+    },
+    worker: { idleRssMb: idleRss / MB, peakRssMb: peakRss / MB },
+    ...(cli ? { cli } : {}),
+    scale,
+    notes: { attribution: ATTRIBUTION, shellDoes: SHELL_CHECKS.does, shellDoesNot: SHELL_CHECKS.doesNot },
+    runs,
+  };
+}
+
+async function main(): Promise<number> {
+  const options = parseBenchOptions(process.argv.slice(2));
+  if (options.help) {
+    process.stdout.write(`${USAGE}\n`);
+    return 0;
+  }
+  const env = await BenchEnv.start(log);
+  const interrupted = (signal: NodeJS.Signals) => {
+    log(`${signal}: removing what the bench made`);
+    void env.close().finally(() => process.exit(130));
+  };
+  process.once('SIGINT', interrupted).once('SIGTERM', interrupted);
+  try {
+    const result = await bench(env, options);
+    process.stdout.write(options.json ? `${JSON.stringify(result, null, 2)}\n` : `${renderReport(result)}\n`);
+    const allDone =
+      result.runs.every((run) => run.ok) && result.scale.every((s) => s.completed === s.runbooks);
+    return allDone ? 0 : 1;
+  } finally {
+    await env.close();
+  }
+}
+
+void main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    process.stderr.write(`bench: ${error instanceof Error ? error.stack : String(error)}\n`);
+    process.exit(1);
+  },
+);

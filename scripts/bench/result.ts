@@ -1,0 +1,26 @@
+import type { CliTiming } from './cli-timing';
+import type { ContenderRun } from './contenders';
+import type { BenchOptions } from './options';
+import type { ScaleResult } from './scale';
+import type { ContenderSummary } from './summaries';
+
+/** Everything one bench run measured: what `--json` prints and the tables are made of. */
+export interface BenchResult {
+  bench: 'edge-flip';
+  startedAt: string;
+  machine: { cpus: number; loadAtStart: number[]; loadAtEnd: number[]; node: string };
+  options: Pick<BenchOptions, 'rounds' | 'quick' | 'contenders' | 'warmup' | 'scale'>;
+  /** The runbook's default timings, which the executor runs with (as the demo does). */
+  timings: Record<string, number>;
+  /** The stability window the shell flip and the floor wait, from each container's own StartedAt. */
+  stabilityWindowMs: number;
+  contenders: ContenderSummary[];
+  /** Ratios of medians, e.g. `executor/shell`. */
+  ratios: Record<string, number | undefined>;
+  worker: { idleRssMb: number; peakRssMb: number };
+  /** Absent when not selected (`--only` without cli). */
+  cli?: CliTiming[];
+  scale: ScaleResult[];
+  notes: { attribution: string; shellDoes: string[]; shellDoesNot: string[] };
+  runs: ContenderRun[];
+}

@@ -1,0 +1,55 @@
+import type { BenchEnv } from './bench-env';
+import { flipThroughExecutor, seedEdgeFlip, type ExecutorRun } from './executor';
+import { summarize, type Summary } from './stats';
+
+/** N edge flips started at once on N nodes, all on the one worker. */
+export interface ScaleResult {
+  runbooks: number;
+  completed: number;
+  /** From the first start to the last runbook's end. */
+  totalMs: number;
+  runbookWallMs: Summary | undefined;
+  stepOverheadMs: Summary | undefined;
+  workerPeakRssMb: number;
+  failures: string[];
+}
+
+const SEEDING_AT_ONCE = 4;
+
+/** Seeds `count` nodes a few at a time (set-up, not measured), each with modules and ports of its own. */
+async function seedNodes(env: BenchEnv, count: number) {
+  const nodes = Array.from({ length: count }, () => env.newNode('sc'));
+  const inputs = [];
+  for (let i = 0; i < nodes.length; i += SEEDING_AT_ONCE) {
+    const batch = nodes.slice(i, i + SEEDING_AT_ONCE);
+    inputs.push(
+      ...(await Promise.all(
+        batch.map((node) => seedEdgeFlip(env, node, { leftovers: false, ownModules: true })),
+      )),
+    );
+  }
+  return inputs;
+}
+
+/** Runs `count` flips without leftovers at once; removes their containers afterwards. */
+export async function runAtScale(env: BenchEnv, count: number): Promise<ScaleResult> {
+  const inputs = await seedNodes(env, count);
+  try {
+    env.worker.resetPeak();
+    const started = Date.now();
+    const runs: ExecutorRun[] = await Promise.all(inputs.map((input) => flipThroughExecutor(env, input)));
+    const totalMs = Date.now() - started;
+    const completed = runs.filter((run) => run.completed);
+    return {
+      runbooks: count,
+      completed: completed.length,
+      totalMs,
+      runbookWallMs: summarize(completed.map((run) => run.wallMs)),
+      stepOverheadMs: summarize(completed.flatMap((run) => run.steps.map((s) => s.overheadMs))),
+      workerPeakRssMb: env.worker.peakRss() / 2 ** 20,
+      failures: runs.flatMap((run) => (run.failure ? [`${run.node}: ${run.failure}`] : [])),
+    };
+  } finally {
+    for (const input of inputs) await env.removeNode(input.node);
+  }
+}

@@ -1,0 +1,93 @@
+import type { ContenderRun } from './contenders';
+import type { ExecutorRun } from './executor';
+import type { ContenderName } from './options';
+import { summarize, type Summary } from './stats';
+
+export interface StepSummary {
+  step: string;
+  wallMs: Summary | undefined;
+  activityMs: Summary | undefined;
+  timerMs: Summary | undefined;
+  overheadMs: Summary | undefined;
+}
+
+/** What the executor's completed runs tell beyond their wall time. */
+export interface ExecutorSummary {
+  /** Every step of every completed run is one sample. */
+  stepOverheadMs: Summary | undefined;
+  byStep: StepSummary[];
+  detection: { heldMs: Summary | undefined; healthyMs: Summary | undefined };
+  /** The bench's own share of the wall time: the runbook waiting (waiting.since) → the decision sent. */
+  decisionLagMs: Summary | undefined;
+  historyEvents: Summary | undefined;
+  historyBytes: Summary | undefined;
+  /** Per activity type: calls per runbook (median) and each call's duration. */
+  activities: { type: string; callsPerRun: number; ms: Summary | undefined }[];
+}
+
+export interface ContenderSummary {
+  contender: ContenderName;
+  runs: number;
+  ok: number;
+  wallMs: Summary | undefined;
+  failures: string[];
+  executor?: ExecutorSummary;
+}
+
+const defined = <T>(values: (T | undefined)[]): T[] => values.filter((v): v is T => v !== undefined);
+
+function stepSummaries(runs: ExecutorRun[]): StepSummary[] {
+  const names = [...new Set(runs.flatMap((run) => run.steps.map((s) => s.step)))];
+  return names.map((step) => {
+    const samples = runs.flatMap((run) => run.steps.filter((s) => s.step === step));
+    return {
+      step,
+      wallMs: summarize(samples.map((s) => s.wallMs)),
+      activityMs: summarize(samples.map((s) => s.activityMs)),
+      timerMs: summarize(samples.map((s) => s.timerMs)),
+      overheadMs: summarize(samples.map((s) => s.overheadMs)),
+    };
+  });
+}
+
+function activitySummaries(runs: ExecutorRun[]): ExecutorSummary['activities'] {
+  const types = [...new Set(runs.flatMap((run) => run.activities.map((a) => a.type)))].sort();
+  return types.map((type) => {
+    const perRun = runs.map((run) => run.activities.filter((a) => a.type === type));
+    return {
+      type,
+      callsPerRun: summarize(perRun.map((calls) => calls.length))?.median ?? 0,
+      ms: summarize(perRun.flat().map((a) => a.ms)),
+    };
+  });
+}
+
+function executorSummary(runs: ExecutorRun[]): ExecutorSummary {
+  return {
+    stepOverheadMs: summarize(runs.flatMap((run) => run.steps.map((s) => s.overheadMs))),
+    byStep: stepSummaries(runs),
+    detection: {
+      heldMs: summarize(defined(runs.map((run) => run.detection.heldMs))),
+      healthyMs: summarize(defined(runs.map((run) => run.detection.healthyMs))),
+    },
+    decisionLagMs: summarize(runs.flatMap((run) => run.waits.map((w) => w.decidedAt - w.since))),
+    historyEvents: summarize(runs.map((run) => run.history.events)),
+    historyBytes: summarize(runs.map((run) => run.history.bytes)),
+    activities: activitySummaries(runs),
+  };
+}
+
+/** Medians and p95 of each contender's successful runs; the executor's details from its completed runs. */
+export function summarizeContender(contender: ContenderName, runs: ContenderRun[]): ContenderSummary {
+  const mine = runs.filter((run) => run.contender === contender);
+  const ok = mine.filter((run) => run.ok);
+  const executorRuns = defined(ok.map((run) => run.executor));
+  return {
+    contender,
+    runs: mine.length,
+    ok: ok.length,
+    wallMs: summarize(ok.map((run) => run.wallMs)),
+    failures: defined(mine.map((run) => run.failure)),
+    ...(contender.startsWith('executor') ? { executor: executorSummary(executorRuns) } : {}),
+  };
+}
