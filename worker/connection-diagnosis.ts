@@ -36,15 +36,8 @@ type Outcome = { ok: true } | { ok: false; code: string; message: string };
 export async function diagnose(options: TemporalConnectionOptions, sdkMessage: string): Promise<Diagnosis> {
   const { address } = options;
   const { host, port } = hostAndPort(address);
-  const reach = await probeTcp(host, port);
-  if (!reach.ok) {
-    return {
-      sentence: `Cannot reach Temporal at ${address}: ${unreachableWhy(reach.code)}.`,
-      suggestion:
-        'Start one with `mesh runbook dev`, or set temporal.address in the config (or TEMPORAL_ADDRESS) to your Temporal frontend.',
-      misconfigured: false,
-    };
-  }
+  const unreachable = await unreachableDiagnosis(options);
+  if (unreachable) return unreachable;
   const tls =
     options.tls === undefined || options.tls === null || options.tls === false ? undefined : options.tls;
   if (tls === undefined) {
@@ -70,6 +63,25 @@ export async function diagnose(options: TemporalConnectionOptions, sdkMessage: s
   });
   if (probe.ok) return answeredNoGrpc(address, sdkMessage);
   return tlsRefusal(address, probe, Boolean(settings.clientCertPair));
+}
+
+/**
+ * Why nothing answers at the address, or undefined when something does: one TCP connect, so a refused or
+ * unresolvable address is said at once instead of after the SDK's connect timeout.
+ */
+export async function unreachableDiagnosis(
+  options: TemporalConnectionOptions,
+): Promise<Diagnosis | undefined> {
+  const { address } = options;
+  const { host, port } = hostAndPort(address);
+  const reach = await probeTcp(host, port);
+  if (reach.ok) return undefined;
+  return {
+    sentence: `Cannot reach Temporal at ${address}: ${unreachableWhy(reach.code)}.`,
+    suggestion:
+      'Start one with `mesh runbook dev`, or set temporal.address in the config (or TEMPORAL_ADDRESS) to your Temporal frontend.',
+    misconfigured: false,
+  };
 }
 
 function tlsRefusal(address: string, probe: Outcome & { ok: false }, hasClientCert: boolean): Diagnosis {

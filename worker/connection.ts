@@ -1,5 +1,5 @@
 import { connectionOptionsOf, loadConfig, type MeshConfig, type TemporalConnectionOptions } from '../config';
-import { diagnose, type Diagnosis } from './connection-diagnosis';
+import { diagnose, unreachableDiagnosis, type Diagnosis } from './connection-diagnosis';
 
 /** Where the Temporal frontend is: the config's temporal section (TEMPORAL_* env over the file). */
 export interface TemporalTarget {
@@ -46,6 +46,14 @@ export class TemporalConnectionError extends Error implements Diagnosis {
     this.suggestion = diagnosis.suggestion;
     this.misconfigured = diagnosis.misconfigured;
   }
+}
+
+/** The failure to throw before even trying to connect, when nothing answers at the address. */
+export async function unreachable(
+  options: TemporalConnectionOptions,
+): Promise<TemporalConnectionError | undefined> {
+  const diagnosis = await unreachableDiagnosis(options);
+  return diagnosis ? new TemporalConnectionError(diagnosis) : undefined;
 }
 
 /** Turns the SDK's connect error (client or worker alike) into one sentence with a suggestion. */

@@ -4,6 +4,7 @@ import { ConfigError } from '../../config';
 import {
   connectionFailure,
   temporalConnection,
+  unreachable,
   type TemporalConnection,
   type TemporalTarget,
 } from '../../worker/connection';
@@ -29,6 +30,9 @@ export async function withClient<T>(
 ): Promise<T> {
   const { options: connectOptions, ...target } = configuredConnection();
   let connection: Connection;
+  // A refused or unresolvable address is said at once, not after the SDK's connect timeout and retries.
+  const nobody = await unreachable(connectOptions);
+  if (nobody) throw nobody;
   try {
     connection = await Connection.connect({ ...connectOptions, connectTimeout: 5_000 });
   } catch (error) {
