@@ -1,7 +1,7 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
-import { Client } from '@temporalio/client';
+import { Client, type WorkflowHandle } from '@temporalio/client';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { DefaultLogger, Runtime, Worker } from '@temporalio/worker';
@@ -11,18 +11,21 @@ import { startRunbook } from '../client/start-runbook';
 import { DockerEngine, LABEL } from '../docker/engine';
 import { acquireLock, LocalMesh } from '../mesh/local';
 import { seedEdgeScenario } from '../mesh/local/scenarios/edge-flip-incident';
+import { seedForgeScenario } from '../mesh/local/scenarios/forge-move';
+import { removeImages } from '../test/support/docker';
 import { decide, freePort, statusWhen, waitingAt } from '../test/support/runbooks';
 import { createRunbookWorker } from '../worker/create-worker';
 import { devServerExecutable } from '../worker/temporal-binary';
 import { workflowsFromSource } from '../worker/workflow-code';
-import { edgeFlip } from '../workflows';
+import { dataPathMove, edgeFlip } from '../workflows';
 import { RunbookPolicy } from '../workflows/policy';
 import { MESH_SEARCH_ATTRIBUTES } from '../workflows/search-attributes';
-import { runbookWorkflowId, type EdgeFlipInputArg, type RunbookStatus } from '../workflows/contracts';
+import type { DataPathMoveInputArg, EdgeFlipInputArg, RunbookStatus } from '../workflows/contracts';
 
 /**
- * Records the edge-flip histories that test/integration/edge-flip-replay.test.ts replays on every run:
- * the happy path and the incident (held → take → approve), each run to completion on a dev server of
+ * Records the runbook histories that test/integration/edge-flip-replay.test.ts replays on every run: the
+ * edge flip's happy path and incident (held → take → approve), and the data-path move's incident
+ * (unrecreated-volume → recreate → remove), each run to completion on a dev server of
  * its own, by a production-built worker over a real local mesh. Re-record after an intended,
  * `patched()`-guarded change to the workflow, and commit the JSON with it.
  *
@@ -46,20 +49,41 @@ interface Story {
   file: string;
   /** Fixed, so a re-recording differs from the last one only in ports, paths and times. */
   node: string;
-  leftovers: boolean;
-  drive(client: Client, workflowId: string): Promise<void>;
+  start(client: Client, mesh: LocalMesh, node: string): Promise<WorkflowHandle>;
+  drive(handle: WorkflowHandle): Promise<void>;
 }
 
 /** Reminders within a second, so the recorded waits hold reminder timers and activities too. */
 const REMINDING_SOON = RunbookPolicy.parse({ reminders: { afterMs: 1_000, everyMs: 1_000 } });
 
+const FORGE_IMAGE = 'mesh-local/record-histories-forge:latest';
+
+async function startEdgeFlip(client: Client, mesh: LocalMesh, node: string, leftovers: boolean) {
+  const seeded = await seedEdgeScenario(mesh, {
+    node,
+    predecessor: 'caddy',
+    successor: 'route-proxy',
+    publicPort: await freePort(),
+    stagingPort: await freePort(),
+    leftovers,
+  });
+  const input: EdgeFlipInputArg = {
+    node,
+    module: 'route-proxy',
+    predecessor: 'caddy',
+    ...seeded,
+    startedBy: 'recorder',
+    timings: TIMINGS,
+  };
+  return startRunbook(client, edgeFlip, input, { taskQueue: TASK_QUEUE });
+}
+
 const STORIES: Story[] = [
   {
     file: 'edge-flip-happy.json',
     node: 'hist-happy',
-    leftovers: false,
-    async drive(client, workflowId) {
-      const handle = client.workflow.getHandle(workflowId);
+    start: (client, mesh, node) => startEdgeFlip(client, mesh, node, false),
+    async drive(handle) {
       await statusWhen(handle, waitingAt('approve-stop-predecessor'), 120_000);
       await decide(handle, 'approve', undefined, 'reviewer');
     },
@@ -67,9 +91,8 @@ const STORIES: Story[] = [
   {
     file: 'edge-flip-incident-take.json',
     node: 'hist-incident',
-    leftovers: true,
-    async drive(client, workflowId) {
-      const handle = client.workflow.getHandle(workflowId);
+    start: (client, mesh, node) => startEdgeFlip(client, mesh, node, true),
+    async drive(handle) {
       const held = await statusWhen(handle, waitingAt('gate-apply'), 120_000);
       if (held.waiting?.verdict !== 'held') throw new Error(`expected a hold, got ${held.waiting?.verdict}`);
       await decide(handle, 'take', undefined, 'recorder');
@@ -80,35 +103,50 @@ const STORIES: Story[] = [
       await decide(handle, 'approve', undefined, 'reviewer');
     },
   },
+  {
+    // The forge incident: the push leaves the container on A; recreate catches up and recreates it on B.
+    file: 'data-path-move-recreate.json',
+    node: 'hist-forge',
+    async start(client, mesh, node) {
+      await seedForgeScenario(mesh, {
+        node,
+        module: 'forge',
+        image: FORGE_IMAGE,
+        from: '/srv/forge',
+        port: await freePort(),
+      });
+      const input: DataPathMoveInputArg = {
+        node,
+        module: 'forge',
+        from: '/srv/forge',
+        to: '/var/lib/forge',
+        containers: ['web'],
+        startedBy: 'recorder',
+        timings: TIMINGS,
+      };
+      return startRunbook(client, dataPathMove, input, { taskQueue: TASK_QUEUE });
+    },
+    async drive(handle) {
+      const unrecreated = await statusWhen(handle, waitingAt('gate-apply'), 120_000);
+      if (unrecreated.waiting?.verdict !== 'unrecreated-volume')
+        throw new Error(`expected unrecreated-volume, got ${unrecreated.waiting?.verdict}`);
+      await decide(handle, 'recreate', undefined, 'recorder');
+      await statusWhen(handle, waitingAt('approve-remove-old-data'), 120_000);
+      await decide(handle, 'remove', undefined, 'reviewer');
+    },
+  },
 ];
 
 async function record(client: Client, mesh: LocalMesh, story: Story): Promise<string> {
-  const seeded = await seedEdgeScenario(mesh, {
-    node: story.node,
-    predecessor: 'caddy',
-    successor: 'route-proxy',
-    publicPort: await freePort(),
-    stagingPort: await freePort(),
-    leftovers: story.leftovers,
-  });
-  const input: EdgeFlipInputArg = {
-    node: story.node,
-    module: 'route-proxy',
-    predecessor: 'caddy',
-    ...seeded,
-    startedBy: 'recorder',
-    timings: TIMINGS,
-  };
-  const workflowId = runbookWorkflowId(story.node);
-  const handle = await startRunbook(client, edgeFlip, input, { taskQueue: TASK_QUEUE });
-  await story.drive(client, workflowId);
-  const status: RunbookStatus = await handle.result();
+  const handle = await story.start(client, mesh, story.node);
+  await story.drive(handle);
+  const status = (await handle.result()) as RunbookStatus;
   if (status.phase !== 'completed') throw new Error(`${story.file}: the runbook ended ${status.phase}`);
   const path = join(OUT, story.file);
   const history = await handle.fetchHistory();
   await writeFile(path, `${historyToJSON(history)}\n`);
   // A history that does not replay against the code that wrote it is not worth committing.
-  await Worker.runReplayHistory(workflowsFromSource(), history, workflowId);
+  await Worker.runReplayHistory(workflowsFromSource(), history, handle.workflowId);
   return `${relative(root, path)}: ${history.events?.length ?? 0} events`;
 }
 
@@ -137,6 +175,7 @@ async function main(): Promise<void> {
         mesh,
         dockerFor: dockerResolver({}),
         hostRootOf: hostRootFromMesh(mesh),
+        stateDir: join(stateDir, 'runbook'),
         policy: REMINDING_SOON,
       },
       nodeQueues: { localMesh: stateDir },
@@ -163,6 +202,7 @@ async function main(): Promise<void> {
       await release?.();
     }
     await removeContainers(engine);
+    await removeImages([FORGE_IMAGE], engine);
     await rm(stateDir, { recursive: true, force: true });
   }
 }

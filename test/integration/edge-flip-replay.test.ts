@@ -47,7 +47,7 @@ function current(): ReplayWorkerOptions {
   return bundle ? { workflowBundle: { codePath: bundle } } : workflowsFromSource();
 }
 
-describe('edge-flip replays its committed histories', () => {
+describe('the runbooks replay their committed histories', () => {
   before(() => {
     // Core logs the deliberate nondeterminism below as a warning; keep errors only.
     Runtime.install({
@@ -59,8 +59,11 @@ describe('edge-flip replays its committed histories', () => {
   const RECORDINGS = [
     { file: 'edge-flip-happy.before-operator-ui.json', takes: false, updates: 1 },
     { file: 'edge-flip-incident-take.before-operator-ui.json', takes: true, updates: 2 },
-    { file: 'edge-flip-happy.json', takes: false, updates: 1 },
+    { file: 'edge-flip-happy.revision-1.json', takes: false, updates: 1 },
     // take, an approval refused by four eyes (on record), the approval by another operator
+    { file: 'edge-flip-incident-take.revision-1.json', takes: true, updates: 3 },
+    // Revision 2: locks, node queues, the recheck after approval, the clean flip.
+    { file: 'edge-flip-happy.json', takes: false, updates: 1 },
     { file: 'edge-flip-incident-take.json', takes: true, updates: 3 },
   ];
 
@@ -74,6 +77,22 @@ describe('edge-flip replays its committed histories', () => {
       await Worker.runReplayHistory(current(), history, workflowIdOf(history));
     });
   }
+
+  it('data-path-move-recreate.json (unrecreated-volume → recreate → remove, revision 2) replays against the current workflow code', async () => {
+    const history = readHistory('data-path-move-recreate.json');
+    const activities = activityTypes(history);
+    for (const step of [
+      'copyTree',
+      'verifyTree',
+      'recordBaseline',
+      'catchUpCopy',
+      'recreateContainers',
+      'removeTree',
+    ])
+      assert.ok(activities.includes(step), `the recording reaches ${step}`);
+    assert.equal(acceptedUpdates(history), 2);
+    await Worker.runReplayHistory(current(), history, workflowIdOf(history));
+  });
 
   it('a workflow with one step added before preflight fails replay with a DeterminismViolationError', async () => {
     const history = readHistory('edge-flip-happy.before-operator-ui.json');
