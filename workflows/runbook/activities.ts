@@ -107,6 +107,20 @@ export const longAct = routed<Pick<Activities, 'copyTree' | 'verifyTree' | 'catc
   },
 });
 
+/**
+ * The worker's policy and the node's last run: quick reads that never heartbeat, so no heartbeat timeout
+ * (one would only fail a slow answer for want of heartbeats it was never going to send).
+ */
+export const settings = proxyActivities<Pick<Activities, 'runbookPolicy' | 'previousRun'>>({
+  startToCloseTimeout: '1 minute',
+  retry: {
+    initialInterval: '1 second',
+    backoffCoefficient: 2,
+    maximumInterval: '10 seconds',
+    maximumAttempts: 3,
+  },
+});
+
 /** A reminder must not hold up a decision that arrives meanwhile for long: short deadline, two tries. */
 export const notify = proxyActivities<Pick<Activities, 'remindOperators'>>({
   startToCloseTimeout: '15 seconds',

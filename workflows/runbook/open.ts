@@ -9,7 +9,7 @@ import {
 import { FAILURE, runbookWorkflowId, statusQuery, type RunbookStatus } from '../contracts';
 import { logContext } from '../interceptors';
 import type { RunbookPolicy } from '../policy';
-import { act, routeNodeWorkToNodes } from './activities';
+import { routeNodeWorkToNodes, settings } from './activities';
 import { Compensations } from './compensation';
 import { Decisions } from './decisions';
 import { renderDetails } from './details';
@@ -64,7 +64,7 @@ export async function openRunbook<P extends RunbookPlan>(
   });
   logContext.step = 'start';
   // The worker parsed it from its config; the history keeps what applied.
-  const policy: RunbookPolicy | undefined = operatorUi ? await act.runbookPolicy() : undefined;
+  const policy: RunbookPolicy | undefined = operatorUi ? await settings.runbookPolicy() : undefined;
   const decisions = new Decisions(progress, policy);
   // Revision 2: an undo that keeps failing waits for the operator instead of ending the rollback at once.
   const undo = new Compensations(progress, plan.revision >= 2 ? decisions : undefined);
@@ -83,7 +83,7 @@ export async function openRunbook<P extends RunbookPlan>(
 /** A node whose last runbook could not roll back is in a state no runbook knows: a person looks first. */
 async function refuseUncleared(node: string): Promise<void> {
   const { workflowId, runId } = workflowInfo();
-  const previous = await act.previousRun({ workflowId, runId });
+  const previous = await settings.previousRun({ workflowId, runId });
   if (previous.kind !== 'runbook' || previous.failureType !== FAILURE.rollbackFailed) return;
   throw ApplicationFailure.nonRetryable(
     `The last runbook on ${node} (${previous.type}, run ${previous.runId}) ended with its rollback failed (${previous.outcome ?? 'no outcome'}); look at ${node}, then clear it: mesh runbook clear ${node} --reason "<what you found and did>".`,
