@@ -94,6 +94,21 @@ describe('the runbooks replay their committed histories', () => {
     await Worker.runReplayHistory(current(), history, workflowIdOf(history));
   });
 
+  it('revision 2 schedules reads that never heartbeat without a heartbeat timeout, copies and checksums with one', () => {
+    const timeouts = new Map<string, number>();
+    for (const file of ['edge-flip-happy.json', 'data-path-move-recreate.json'])
+      for (const event of readHistory(file).events ?? []) {
+        const scheduled = event.activityTaskScheduledEventAttributes;
+        const name = scheduled?.activityType?.name;
+        if (name) timeouts.set(name, Number(scheduled.heartbeatTimeout?.seconds ?? 0));
+      }
+    assert.equal(timeouts.get('runbookPolicy'), 0);
+    assert.equal(timeouts.get('previousRun'), 0);
+    assert.equal(timeouts.get('copyTree'), 10);
+    assert.equal(timeouts.get('verifyTree'), 10);
+    assert.equal(timeouts.get('catchUpCopy'), 10);
+  });
+
   it('a workflow with one step added before preflight fails replay with a DeterminismViolationError', async () => {
     const history = readHistory('edge-flip-happy.before-operator-ui.json');
     const broken = workflowsFromSource(require.resolve('../fixtures/broken-workflows'));
