@@ -1,8 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { ActivityDeps } from '../activities';
-import { webhookNotifier, type Notifier } from '../activities/runbook/notifier';
-import { ANY_NODE, loadConfig, redactUrl, type MeshConfig } from '../config';
-import type { WebhookConfig } from '../config/webhook';
+import { webhookNotifier } from '../activities/runbook/notifier';
+import { ANY_NODE, loadConfig, type MeshConfig } from '../config';
 import { dockerResolver } from '../docker/endpoints';
 import { CommandMesh } from '../mesh/command/adapter';
 import { loadCommandMeshConfig } from '../mesh/command/config';
@@ -16,7 +15,7 @@ export function depsFromConfig(config: MeshConfig): ActivityDeps {
     mesh: meshOf(config.mesh),
     dockerFor: dockerResolver({ ...(fallback ? { default: fallback } : {}), nodes }),
     policy: config.policy,
-    ...(config.notifier ? { notifier: describedWebhook(config.notifier.webhook) } : {}),
+    ...(config.notifier ? { notifier: webhookNotifier(config.notifier.webhook) } : {}),
   };
 }
 
@@ -33,10 +32,4 @@ function meshOf(mesh: MeshConfig['mesh']): MeshPort {
   const raw: unknown =
     typeof mesh.command === 'string' ? JSON.parse(readFileSync(mesh.command, 'utf8')) : mesh.command;
   return new CommandMesh(loadCommandMeshConfig(raw));
-}
-
-/** Reminder results name where they went and land in workflow history: never with a token in the URL. */
-function describedWebhook(config: WebhookConfig): Notifier {
-  const notifier = webhookNotifier(config);
-  return { describe: `webhook ${redactUrl(config.url)}`, send: (reminder) => notifier.send(reminder) };
 }
