@@ -8,6 +8,7 @@ import type { MeshPort } from '../port';
 import { ApplyReport, ModuleSpec, NodeState, PushReceipt, type UpgradePolicy } from '../schemas';
 import { buildArgv, describeArgv, type MeshVerb, type PlaceholderValues } from './argv';
 import type { CommandMeshConfig } from './config';
+import { controllerEnvironment } from './environment';
 import { runMeshCommand } from './run';
 
 /**
@@ -72,7 +73,8 @@ export class CommandMesh implements MeshPort {
   private async run<V extends MeshVerb>(verb: V, values: PlaceholderValues<V>) {
     const { timeoutMs, ...template } = this.config.verbs[verb];
     const argv = buildArgv(verb, template, values);
-    const output = await runMeshCommand({ ...argv, timeoutMs, env: this.config.env });
+    const env = controllerEnvironment(process.env, this.config);
+    const output = await runMeshCommand({ ...argv, timeoutMs, env });
     return { stdout: output.stdout, source: `\`${describeArgv(argv)}\`` };
   }
 

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { firstIssue } from '../zod-issue';
 import { MESH_VERBS, VERB_PLACEHOLDERS, placeholdersIn, type CommandTemplate, type MeshVerb } from './argv';
+import { NEVER_PASSED } from './environment';
 
 /**
  * How the command adapter drives the operator's `mesh` controller CLI. Each verb is one program and an
@@ -45,8 +46,23 @@ export const CommandMeshConfigSchema = z
     /** The controller CLI: a name on PATH or an absolute path. */
     command: z.string().min(1).default('mesh'),
     timeoutMs: TimeoutMs.default(30_000),
-    /** Added to the worker's environment for every call (e.g. the controller's address). */
+    /**
+     * Set for every call (e.g. the controller's address). The controller inherits only PATH, HOME, the
+     * locale and a few more from the worker (./environment.ts), plus what `passEnv` names.
+     */
     env: z.record(z.string(), z.string()).default({}),
+    /** Names of the worker's environment variables the controller also gets (a token from a secret store). */
+    passEnv: z
+      .array(
+        z
+          .string()
+          .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'an environment variable name')
+          .refine(
+            (name) => !NEVER_PASSED.test(name),
+            'the controller never gets the worker’s TEMPORAL_* settings',
+          ),
+      )
+      .default([]),
     verbs: z.object(verbShape).strict().default({}),
   })
   .strict()
@@ -67,6 +83,7 @@ export const CommandMeshConfigSchema = z
   })
   .transform((config) => ({
     env: config.env,
+    passEnv: config.passEnv,
     verbs: Object.fromEntries(
       MESH_VERBS.map((verb) => {
         const own = config.verbs[verb];

@@ -4,8 +4,8 @@ import { describeArgv, type Argv } from './argv';
 
 export interface MeshCall extends Argv {
   timeoutMs: number;
-  /** Added to this process's environment. */
-  env?: Record<string, string>;
+  /** The child's whole environment (./environment.ts); nothing else of this process's is passed. */
+  env: Record<string, string>;
 }
 
 export interface MeshCommandOutput {
@@ -38,7 +38,7 @@ export function runMeshCommand(call: MeshCall): Promise<MeshCommandOutput> {
     const child = spawn(call.command, call.args, {
       shell: false,
       stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, ...call.env },
+      env: call.env,
     });
     const stdout: Buffer[] = [];
     const stderr: Buffer[] = [];
