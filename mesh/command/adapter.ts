@@ -2,6 +2,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { z } from 'zod';
+import { activitySignal, heartbeat } from '../../activities/heartbeat';
 import { MeshUnreadableError } from '../errors';
 import { parseMeshJson } from '../parse';
 import type { MeshPort } from '../port';
@@ -74,7 +75,14 @@ export class CommandMesh implements MeshPort {
     const { timeoutMs, ...template } = this.config.verbs[verb];
     const argv = buildArgv(verb, template, values);
     const env = controllerEnvironment(process.env, this.config);
-    const output = await runMeshCommand({ ...argv, timeoutMs, env });
+    // Inside an activity: a slow controller keeps it alive, and an abort kills the controller at once.
+    const output = await runMeshCommand({
+      ...argv,
+      timeoutMs,
+      env,
+      signal: activitySignal(),
+      onStillRunning: () => heartbeat({ mesh: verb }),
+    });
     return { stdout: output.stdout, source: `\`${describeArgv(argv)}\`` };
   }
 
