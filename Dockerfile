@@ -1,4 +1,4 @@
-# The runbook worker (and the `mesh` CLI): `docker compose up` builds it from this file.
+# The runbook worker (and the CLI, as `mesh-runbook`): `docker compose up` builds it from this file.
 # BASE_IMAGE: a Node 20 image on Debian. Without a registry, build one locally with
 # scripts/compose-base-image.sh and pass it: --build-arg BASE_IMAGE=mesh-local/node:20-bookworm.
 ARG BASE_IMAGE=node:20-bookworm-slim
@@ -20,12 +20,13 @@ RUN if [ "$(cat node_modules/.lock.sha256 2>/dev/null)" = "$(sha256sum package-l
 
 # The TypeScript sources run as they are (tsx); the worker bundles the workflows when it starts.
 COPY . .
-RUN ln -s /opt/mesh-runbook/bin/mesh.js /usr/local/bin/mesh && mesh --help >/dev/null
+# Installed as mesh-runbook only: `mesh` stays free for the operator's controller (the command adapter's).
+RUN ln -s /opt/mesh-runbook/bin/mesh.js /usr/local/bin/mesh-runbook && mesh-runbook --help >/dev/null
 
 # Root: the worker talks to the Docker socket(s) it is given and copies data keeping owners and modes.
 # Per-node settings come from MESH_CONFIG (a file under /etc/mesh) and the environment.
 ENV MESH_LOCAL_STATE=/var/lib/mesh/local
 HEALTHCHECK --interval=30s --timeout=15s --start-period=90s --retries=3 \
   CMD ["node", "--import", "tsx", "/opt/mesh-runbook/scripts/compose-worker-healthcheck.ts"]
-ENTRYPOINT ["mesh"]
+ENTRYPOINT ["mesh-runbook"]
 CMD ["runbook", "worker"]

@@ -4,6 +4,7 @@ import { registerConfigCommands } from './config-command';
 import { EXIT, presentError } from './errors';
 import { printError } from './output';
 import { registerLocalCommands } from './local';
+import { argsAsInvoked } from './plugin-name';
 import { registerRunbookCommands } from './runbook';
 import { DETACHED } from './runbook/exit-codes';
 import { unknownSubcommand } from './unknown-command';
@@ -31,9 +32,10 @@ function helpExit(error: CommanderError): number | undefined {
 async function main(argv: string[]): Promise<number> {
   try {
     const program = buildProgram();
-    const unknown = unknownSubcommand(program, argv.slice(2));
+    const args = argsAsInvoked(program, argv[1] ?? '', argv.slice(2));
+    const unknown = unknownSubcommand(program, args);
     if (unknown) throw unknown;
-    await program.parseAsync(argv);
+    await program.parseAsync(args, { from: 'user' });
     return process.exitCode === undefined ? 0 : Number(process.exitCode);
   } catch (error) {
     const help = error instanceof CommanderError ? helpExit(error) : undefined;

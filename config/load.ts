@@ -4,7 +4,7 @@ import { parse as parseYaml } from 'yaml';
 import type { z } from 'zod';
 import { DockerEndpointsConfig } from '../docker/endpoints';
 import { DEFAULT_SOCKET } from '../docker/engine';
-import { CommandMeshConfigSchema } from '../mesh/command/config';
+import { CommandMeshConfigSchema, selfCallRefusal } from '../mesh/command/config';
 import { resolveLocalStateDir } from '../mesh/local/state-dir';
 import { firstIssueText } from '../mesh/zod-issue';
 import type { RunbookPolicy } from '../workflows/policy';
@@ -108,14 +108,23 @@ function meshOf(
       'Set mesh.command to the adapter config file (or the config inline), or MESH_COMMAND_CONFIG to its path.',
     );
   }
-  checkCommandConfig(command, env.MESH_COMMAND_CONFIG ? 'MESH_COMMAND_CONFIG' : `${file}: mesh.command`);
+  checkCommandConfig(command, env.MESH_COMMAND_CONFIG ? 'MESH_COMMAND_CONFIG' : `${file}: mesh.command`, env);
   return { adapter, command: typeof command === 'string' ? resolve(command) : command };
 }
 
-function checkCommandConfig(command: string | Record<string, unknown>, where: string): void {
+function checkCommandConfig(
+  command: string | Record<string, unknown>,
+  where: string,
+  env: NodeJS.ProcessEnv,
+): void {
   const raw = typeof command === 'string' ? readJson(command, where) : command;
   const result = CommandMeshConfigSchema.safeParse(raw ?? {});
-  if (result.success) return;
+  if (result.success) {
+    const refusal = selfCallRefusal(result.data, env.PATH);
+    if (refusal)
+      throw new ConfigError(`${refusal.message.replace(/\.$/, '')} (${where}).`, refusal.suggestion);
+    return;
+  }
   throw new ConfigError(
     `The command adapter config (${where}) is invalid at ${invalidAt(result.error)}.`,
     'Fix that field; the README describes the command adapter config.',

@@ -1,9 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { hostRootFromMesh, type ActivityDeps } from '../activities';
 import { resolveRunbookStateDir } from '../activities/data';
-import { webhookNotifier, type Notifier } from '../activities/runbook/notifier';
-import { ANY_NODE, loadConfig, redactUrl, type MeshConfig } from '../config';
-import type { WebhookConfig } from '../config/webhook';
+import { webhookNotifier } from '../activities/runbook/notifier';
+import { ANY_NODE, loadConfig, type MeshConfig } from '../config';
 import { dockerResolver } from '../docker/endpoints';
 import { CommandMesh } from '../mesh/command/adapter';
 import { loadCommandMeshConfig } from '../mesh/command/config';
@@ -24,7 +23,7 @@ export function depsFromConfig(config: MeshConfig, env: NodeJS.ProcessEnv = proc
     stateDir: resolveRunbookStateDir(env),
     dockerFor: dockerResolver({ ...(fallback ? { default: fallback } : {}), nodes }),
     policy: config.policy,
-    ...(config.notifier ? { notifier: describedWebhook(config.notifier.webhook) } : {}),
+    ...(config.notifier ? { notifier: webhookNotifier(config.notifier.webhook) } : {}),
   };
 }
 
@@ -41,10 +40,4 @@ function meshOf(mesh: MeshConfig['mesh']): MeshPort {
   const raw: unknown =
     typeof mesh.command === 'string' ? JSON.parse(readFileSync(mesh.command, 'utf8')) : mesh.command;
   return new CommandMesh(loadCommandMeshConfig(raw));
-}
-
-/** Reminder results name where they went and land in workflow history: never with a token in the URL. */
-function describedWebhook(config: WebhookConfig): Notifier {
-  const notifier = webhookNotifier(config);
-  return { describe: `webhook ${redactUrl(config.url)}`, send: (reminder) => notifier.send(reminder) };
 }

@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { registerClear } from './clear/clear';
 import { registerAbort } from './decide/abort';
 import { registerApprove } from './decide/approve';
 import { registerDecide } from './decide/decide';
@@ -30,6 +31,7 @@ export function registerRunbookCommands(program: Command): void {
   registerApprove(runbook);
   registerDecide(runbook);
   registerAbort(runbook);
+  registerClear(runbook);
   registerWorker(runbook);
   registerDev(runbook);
   registerDemo(runbook);

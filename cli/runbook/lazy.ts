@@ -1,4 +1,5 @@
 /* eslint-disable @typescript-eslint/no-require-imports -- loaded on use; see below */
+import type * as Clear from './clear/run-clear';
 import type * as Client from './client';
 import type * as Decision from './decide/decision';
 import type * as Demo from './demo/run';
@@ -18,6 +19,7 @@ import type * as Workflows from '../../workflows';
  * registers tsx for CommonJS only, where a dynamic import of a .ts file does not resolve.
  */
 export const load = {
+  clear: () => require('./clear/run-clear') as typeof Clear,
   client: () => require('./client') as typeof Client,
   decision: () => require('./decide/decision') as typeof Decision,
   demo: () => require('./demo/run') as typeof Demo,

@@ -5,6 +5,7 @@ import {
   type WorkflowHandle,
 } from '@temporalio/client';
 import { z } from 'zod';
+import { CLEARANCE_TYPE } from '../../client/clearance-names';
 import { firstIssueText } from '../../mesh/zod-issue';
 import { RunbookStatus, statusQuery, type Phase, type RunbookKind } from '../../workflows/contracts';
 import { UsageError } from '../errors';
@@ -41,6 +42,12 @@ export async function describeRunbook(rb: RunbookClient, id: string) {
   const handle = rb.client.workflow.getHandle(id);
   const described = await orUnknown(id, rb.target, () => rb.within(10_000, () => handle.describe()));
   const kind = kindOfWorkflowType(described.type);
+  if (described.type === CLEARANCE_TYPE) {
+    throw new UsageError(
+      `The last run under ${id} is a clearance of its node, not a runbook: no runbook has run there since.`,
+      `See who cleared it and why with \`mesh runbook history ${id}\`.`,
+    );
+  }
   if (kind === undefined) {
     throw new UsageError(
       `${id} is a ${described.type} workflow, not a runbook (the kinds are ${kindList()}).`,

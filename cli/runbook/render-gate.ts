@@ -1,4 +1,4 @@
-import type { RecordedDecision, RefusedDecision, Waiting } from '../../workflows/contracts';
+import type { Decision, RecordedDecision, RefusedDecision, Waiting } from '../../workflows/contracts';
 import { colour } from '../output';
 import { formatDuration, STEP_MARK } from '../../workflows/runbook/step-marks';
 import { isoSeconds } from './time-format';
@@ -56,12 +56,23 @@ function commentOf(decision: { comment?: string | undefined }): string {
   return decision.comment ? ` "${decision.comment}"` : '';
 }
 
+const IDENTITY_SOURCE: Record<NonNullable<Decision['identity']>, string> = {
+  'os-user': 'OS user',
+  'as-flag': '--as',
+  'web-ui': 'typed in the Web UI',
+};
+
+/** Who decided and where that name came from: `bob (--as)`; a decision from before sources were recorded has none. */
+export function whoDecided(decision: Pick<Decision, 'by' | 'identity'>): string {
+  return decision.identity ? `${decision.by} (${IDENTITY_SOURCE[decision.identity]})` : decision.by;
+}
+
 export function decisionLine(decision: RecordedDecision): string {
-  return `${decision.action} at ${decision.gate} by ${decision.by}, ${isoSeconds(decision.at)}, evidence ${decision.evidence ?? 'none'}${commentOf(decision)}`;
+  return `${decision.action} at ${decision.gate} by ${whoDecided(decision)}, ${isoSeconds(decision.at)}, evidence ${decision.evidence ?? 'none'}${commentOf(decision)}`;
 }
 
 export function refusedLine(refused: RefusedDecision): string {
-  return `${refused.action} at ${refused.gate} by ${refused.by}, ${isoSeconds(refused.at)}, evidence ${refused.evidence ?? 'none'}${commentOf(refused)}: ${colour.red('refused')}, ${refused.refusal}`;
+  return `${refused.action} at ${refused.gate} by ${whoDecided(refused)}, ${isoSeconds(refused.at)}, evidence ${refused.evidence ?? 'none'}${commentOf(refused)}: ${colour.red('refused')}, ${refused.refusal}`;
 }
 
 /** The decisions taken and the attempts refused, as `status` and `history` list them. */

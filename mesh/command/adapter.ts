@@ -2,12 +2,14 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { z } from 'zod';
+import { activitySignal, heartbeat } from '../../activities/heartbeat';
 import { MeshUnreadableError } from '../errors';
 import { parseMeshJson } from '../parse';
 import type { MeshPort } from '../port';
 import { ApplyReport, ModuleNodes, ModuleSpec, NodeState, PushReceipt, type UpgradePolicy } from '../schemas';
 import { buildArgv, describeArgv, type MeshVerb, type PlaceholderValues } from './argv';
 import type { CommandMeshConfig } from './config';
+import { controllerEnvironment } from './environment';
 import { runMeshCommand } from './run';
 
 /**
@@ -77,7 +79,15 @@ export class CommandMesh implements MeshPort {
   private async run<V extends MeshVerb>(verb: V, values: PlaceholderValues<V>) {
     const { timeoutMs, ...template } = this.config.verbs[verb];
     const argv = buildArgv(verb, template, values);
-    const output = await runMeshCommand({ ...argv, timeoutMs, env: this.config.env });
+    const env = controllerEnvironment(process.env, this.config);
+    // Inside an activity: a slow controller keeps it alive, and an abort kills the controller at once.
+    const output = await runMeshCommand({
+      ...argv,
+      timeoutMs,
+      env,
+      signal: activitySignal(),
+      onStillRunning: () => heartbeat({ mesh: verb }),
+    });
     return { stdout: output.stdout, source: `\`${describeArgv(argv)}\`` };
   }
 

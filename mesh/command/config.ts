@@ -1,6 +1,9 @@
 import { z } from 'zod';
+import { ConfigError } from '../../config/errors';
 import { firstIssue } from '../zod-issue';
 import { MESH_VERBS, VERB_PLACEHOLDERS, placeholdersIn, type CommandTemplate, type MeshVerb } from './argv';
+import { commandCallingItself } from './controller-program';
+import { NEVER_PASSED } from './environment';
 
 /**
  * How the command adapter drives the operator's `mesh` controller CLI. Each verb is one program and an
@@ -47,8 +50,23 @@ export const CommandMeshConfigSchema = z
     /** The controller CLI: a name on PATH or an absolute path. */
     command: z.string().min(1).default('mesh'),
     timeoutMs: TimeoutMs.default(30_000),
-    /** Added to the worker's environment for every call (e.g. the controller's address). */
+    /**
+     * Set for every call (e.g. the controller's address). The controller inherits only PATH, HOME, the
+     * locale and a few more from the worker (./environment.ts), plus what `passEnv` names.
+     */
     env: z.record(z.string(), z.string()).default({}),
+    /** Names of the worker's environment variables the controller also gets (a token from a secret store). */
+    passEnv: z
+      .array(
+        z
+          .string()
+          .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'an environment variable name')
+          .refine(
+            (name) => !NEVER_PASSED.test(name),
+            'the controller never gets the worker’s TEMPORAL_* settings',
+          ),
+      )
+      .default([]),
     verbs: z.object(verbShape).strict().default({}),
   })
   .strict()
@@ -69,6 +87,7 @@ export const CommandMeshConfigSchema = z
   })
   .transform((config) => ({
     env: config.env,
+    passEnv: config.passEnv,
     verbs: Object.fromEntries(
       MESH_VERBS.map((verb) => {
         const own = config.verbs[verb];
@@ -86,13 +105,44 @@ export type CommandMeshConfigInput = z.input<typeof CommandMeshConfigSchema>;
 export type CommandMeshConfig = z.output<typeof CommandMeshConfigSchema>;
 
 /** The command adapter's config does not load; the message is one sentence naming what to fix. */
-export class CommandMeshConfigError extends Error {
-  override readonly name = 'CommandMeshConfigError';
+export class CommandMeshConfigError extends ConfigError {
+  constructor(
+    message: string,
+    suggestion = 'Fix that field; the README describes the command adapter config.',
+  ) {
+    super(message, suggestion);
+  }
 }
 
-export function loadCommandMeshConfig(input: unknown): CommandMeshConfig {
+/**
+ * This project's CLI is also called `mesh`, as is the controller the adapter drives by default: on a host
+ * with both on PATH (or one linked to the other) the adapter would run `mesh assign ...` against this CLI.
+ * `path` is the PATH the controller is looked up on (the config's own env.PATH, else the worker's).
+ */
+export function selfCallRefusal(
+  config: CommandMeshConfig,
+  path: string | undefined,
+): CommandMeshConfigError | undefined {
+  const commands = Object.values(config.verbs).map((verb) => verb.command);
+  const self = commandCallingItself(commands, config.env.PATH ?? path);
+  if (!self) return undefined;
+  return new CommandMeshConfigError(
+    `The command adapter's controller "${self.command}" is this mesh-runbook CLI (${self.resolved}), so the adapter would call itself instead of your mesh controller.`,
+    'Set the adapter\'s command to your controller\'s absolute path, and put this CLI on PATH as mesh-runbook only (README: "The command adapter").',
+  );
+}
+
+/** The adapter's config from its JSON; refused when it does not parse or its controller is this CLI. */
+export function loadCommandMeshConfig(
+  input: unknown,
+  env: NodeJS.ProcessEnv = process.env,
+): CommandMeshConfig {
   const result = CommandMeshConfigSchema.safeParse(input ?? {});
-  if (result.success) return result.data;
-  const { field, problem } = firstIssue(result.error);
-  throw new CommandMeshConfigError(`Invalid mesh command config: ${field ? `${field}: ` : ''}${problem}.`);
+  if (!result.success) {
+    const { field, problem } = firstIssue(result.error);
+    throw new CommandMeshConfigError(`Invalid mesh command config: ${field ? `${field}: ` : ''}${problem}.`);
+  }
+  const refusal = selfCallRefusal(result.data, env.PATH);
+  if (refusal) throw refusal;
+  return result.data;
 }

@@ -4,8 +4,12 @@ import { describeArgv, type Argv } from './argv';
 
 export interface MeshCall extends Argv {
   timeoutMs: number;
-  /** Added to this process's environment. */
-  env?: Record<string, string>;
+  /** The child's whole environment (./environment.ts); nothing else of this process's is passed. */
+  env: Record<string, string>;
+  /** Cancels the call: the child is killed and the call fails at once with the signal's reason. */
+  signal?: AbortSignal | undefined;
+  /** Called every few seconds while the child runs (an activity's heartbeat). */
+  onStillRunning?: (() => void) | undefined;
 }
 
 export interface MeshCommandOutput {
@@ -14,6 +18,7 @@ export interface MeshCommandOutput {
 }
 
 const KILL_GRACE_MS = 2_000;
+const STILL_RUNNING_EVERY_MS = 3_000;
 const MAX_OUTPUT_BYTES = 32 * 1024 * 1024;
 const STDERR_LINES_IN_MESSAGE = 5;
 
@@ -30,15 +35,17 @@ export function firstLines(text: string, count = STDERR_LINES_IN_MESSAGE): strin
 /**
  * Runs one controller command without a shell. Resolves with its output when it exits 0; otherwise
  * throws MeshCommandError with the command, exit code and the start of stderr. A call that outlives its
- * timeout is sent SIGTERM, then SIGKILL, and fails.
+ * timeout, or is cancelled, is sent SIGTERM, then SIGKILL; a cancelled call fails at once, without waiting
+ * for the child to go.
  */
 export function runMeshCommand(call: MeshCall): Promise<MeshCommandOutput> {
   const described = describeArgv(call);
   return new Promise((resolve, reject) => {
+    if (call.signal?.aborted) return reject(cancellation(call.signal, described));
     const child = spawn(call.command, call.args, {
       shell: false,
       stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, ...call.env },
+      env: call.env,
     });
     const stdout: Buffer[] = [];
     const stderr: Buffer[] = [];
@@ -62,14 +69,25 @@ export function runMeshCommand(call: MeshCall): Promise<MeshCommandOutput> {
     child.stdout.on('data', collect(stdout));
     child.stderr.on('data', collect(stderr));
     const timeout = setTimeout(() => stop(`timed out after ${call.timeoutMs} ms`), call.timeoutMs);
+    const stillRunning = call.onStillRunning && setInterval(call.onStillRunning, STILL_RUNNING_EVERY_MS);
+    const onAbort = () => {
+      stop('was cancelled');
+      if (call.signal) reject(cancellation(call.signal, described));
+    };
+    call.signal?.addEventListener('abort', onAbort, { once: true });
+    const settled = () => {
+      clearTimeout(timeout);
+      clearInterval(stillRunning);
+      call.signal?.removeEventListener('abort', onAbort);
+    };
 
     child.on('error', (error) => {
-      clearTimeout(timeout);
+      settled();
       clearTimeout(killTimer);
       reject(new MeshCommandError(`mesh command \`${described}\` could not run: ${error.message}`, null, ''));
     });
     child.on('close', (code, signal) => {
-      clearTimeout(timeout);
+      settled();
       clearTimeout(killTimer);
       const errText = Buffer.concat(stderr).toString('utf8');
       if (failure === undefined && code === 0) {
@@ -83,4 +101,11 @@ export function runMeshCommand(call: MeshCall): Promise<MeshCommandOutput> {
       reject(new MeshCommandError(message, code, errText));
     });
   });
+}
+
+/** The abort's own reason (an activity's CancelledFailure, so the activity ends cancelled), else a sentence. */
+function cancellation(signal: AbortSignal, described: string): Error {
+  const reason: unknown = signal.reason;
+  if (reason instanceof Error) return reason;
+  return new MeshCommandError(`mesh command \`${described}\` was cancelled`, null, '');
 }

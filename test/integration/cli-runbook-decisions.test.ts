@@ -70,7 +70,15 @@ describe('deciding through the CLI: evidence, four eyes, refusals on record, his
     const [flipId, idleId] = [runbookWorkflowId(flipped), runbookWorkflowId(idle)];
 
     // The idle node does not exist in mesh: its runbook waits at preflight, and carol aborts it there.
-    const idleEdge = ['--module', 'route-proxy', '--predecessor', 'caddy', '--public-name', 'a.example.test'];
+    // Modules of its own: a runbook waiting at preflight holds its module's lock, and must not hold up the flip.
+    const idleEdge = [
+      '--module',
+      'idle-proxy',
+      '--predecessor',
+      'idle-caddy',
+      '--public-name',
+      'a.example.test',
+    ];
     const idleStart = await mesh(
       'start',
       'edge-flip',
@@ -177,22 +185,22 @@ describe('deciding through the CLI: evidence, four eyes, refusals on record, his
     );
     assert.ok(
       mine.stdout.startsWith(
-        `deciding approve as ${ME} at approve-stop-predecessor (approval) on evidence ${evidence}:`,
+        `deciding approve as ${ME} (OS user) at approve-stop-predecessor (approval) on evidence ${evidence}:`,
       ),
       mine.stdout,
     );
 
     const [{ refused }, shownRefused] = await Promise.all([status(flipped), mesh('status', flipped)]);
     assert.deepEqual(
-      refused.map((r) => [r.by, r.action, r.evidence]),
+      refused.map((r) => [r.by, r.identity, r.action, r.evidence]),
       [
-        ['bob', 'approve', '0000000000'],
-        [ME, 'approve', evidence],
+        ['bob', 'as-flag', 'approve', '0000000000'],
+        [ME, 'os-user', 'approve', evidence],
       ],
     );
     assert.match(
       shownRefused.stdout,
-      /refused attempts:\n {2}approve at approve-stop-predecessor by bob, .*: refused, Evidence 0000000000 is stale/,
+      /refused attempts:\n {2}approve at approve-stop-predecessor by bob \(--as\), .*: refused, Evidence 0000000000 is stale/,
     );
 
     const approved = await mesh(
@@ -208,7 +216,7 @@ describe('deciding through the CLI: evidence, four eyes, refusals on record, his
     assert.match(
       approved.stdout,
       new RegExp(
-        `recorded: approve at approve-stop-predecessor by bob, \\S+Z, evidence ${evidence} "names verified"`,
+        `recorded: approve at approve-stop-predecessor by bob \\(--as\\), \\S+Z, evidence ${evidence} "names verified"`,
       ),
     );
 
@@ -220,6 +228,13 @@ describe('deciding through the CLI: evidence, four eyes, refusals on record, his
       .map((line) => JSON.parse(line) as { event: string });
     const end = events.at(-1) as { event: string; exitCode: number; status: RunbookStatus };
     assert.deepEqual([end.event, end.exitCode, end.status.phase], ['end', 0, 'completed']);
+    const decided = events.filter((e) => e.event === 'decision') as unknown as {
+      decision: RunbookStatus['decisions'][number];
+    }[];
+    assert.deepEqual(
+      decided.map(({ decision }) => [decision.action, decision.by, decision.identity]),
+      [['approve', 'bob', 'as-flag']],
+    );
 
     // The record outlives the worker: history reads Temporal's event history (and the run's result).
     await world.stopWorkers();
@@ -236,28 +251,28 @@ describe('deciding through the CLI: evidence, four eyes, refusals on record, his
     );
     assert.match(history.stdout, /^ {2}✔ stop-predecessor +done .*stopped /m);
     assert.ok(
-      history.stdout.includes(`approve at approve-stop-predecessor by bob, `) &&
+      history.stdout.includes(`approve at approve-stop-predecessor by bob (--as), `) &&
         history.stdout.includes(`evidence ${evidence} "names verified"`),
       history.stdout,
     );
     assert.match(
       history.stdout,
       new RegExp(
-        `approve at approve-stop-predecessor by ${ME}, \\S+Z, evidence ${evidence}: refused, ${ME} started this runbook`,
+        `approve at approve-stop-predecessor by ${ME} \\(OS user\\), \\S+Z, evidence ${evidence}: refused, ${ME} started this runbook`,
       ),
     );
     assert.match(history.stdout, /^completed at \S+Z: route-proxy serves/m);
 
     const recorded = JSON.parse(historyJson.stdout) as RunbookHistory;
     assert.deepEqual(
-      recorded.decisions.map((d) => [d.action, d.by, d.evidence, d.comment]),
-      [['approve', 'bob', evidence, 'names verified']],
+      recorded.decisions.map((d) => [d.action, d.by, d.identity, d.evidence, d.comment]),
+      [['approve', 'bob', 'as-flag', evidence, 'names verified']],
     );
     assert.deepEqual(
-      recorded.refused.map((r) => [r.by, r.evidence]),
+      recorded.refused.map((r) => [r.by, r.identity, r.evidence]),
       [
-        ['bob', '0000000000'],
-        [ME, evidence],
+        ['bob', 'as-flag', '0000000000'],
+        [ME, 'os-user', evidence],
       ],
     );
 
@@ -267,8 +282,8 @@ describe('deciding through the CLI: evidence, four eyes, refusals on record, his
     assert.equal(idleHistory.notesFrom, 'none');
     assert.ok(idleHistory.steps.some((step) => step.name === 'preflight' && step.activities.length > 0));
     assert.deepEqual(
-      idleHistory.decisions.map((d) => [d.action, d.by, d.gate]),
-      [['abort', 'carol', 'preflight']],
+      idleHistory.decisions.map((d) => [d.action, d.by, d.identity, d.gate]),
+      [['abort', 'carol', 'as-flag', 'preflight']],
     );
 
     assert.equal(ghost.code, 2);

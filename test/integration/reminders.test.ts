@@ -105,16 +105,50 @@ describe('a waiting gate reminds the operators through the webhook notifier, and
     const counted = await handle.query(statusQuery);
     assert.equal(counted.phase, 'waiting', 'reminding never moves the runbook on');
     assert.ok((counted.waiting?.reminders ?? 0) >= 3);
-    assert.match(
-      counted.waiting?.lastReminder ?? '',
-      /^sent to webhook http:\/\/127\.0\.0\.1:\d+\/hooks\/runbooks$/,
-    );
+    assert.match(counted.waiting?.lastReminder ?? '', /^sent to webhook http:\/\/127\.0\.0\.1:\d+$/);
 
     await decide(handle, 'approve', undefined, 'bob');
     await statusWhen(handle, (s) => s.phase === 'completed');
     const afterDecision = receiver.received.length;
     await delay(EVERY_MS * 2.5);
     assert.equal(receiver.received.length, afterDecision, 'no reminder after the decision');
+  });
+
+  it('names the webhook by its origin only: no path, query or header reaches the history or the status', async () => {
+    receiver.received.length = 0;
+    const origin = new URL(url).origin;
+    const secretUrl = `${origin}/hooks/T0PATHSECRET?token=QUERYSECRET`;
+    await using world = await runbookWorld({
+      deps: {
+        policy: RunbookPolicy.parse({ reminders: { afterMs: AFTER_MS, everyMs: EVERY_MS } }),
+        notifier: webhookNotifier({
+          url: secretUrl,
+          headers: { 'X-Token': 'HEADERSECRET' },
+          timeoutMs: 5_000,
+        }),
+      },
+    });
+    const handle = await world.start(edgeFlip, await seedEdgeFlip(world));
+    await statusWhen(handle, waitingAt('approve-stop-predecessor'));
+    await receiver.until(1);
+    const reminded = await statusWhen(handle, (s) => (s.waiting?.reminders ?? 0) >= 1);
+    assert.equal(reminded.waiting?.lastReminder, `sent to webhook ${origin}`);
+    receiver.answer = 500;
+    try {
+      const failed = await statusWhen(handle, (s) => (s.waiting?.lastReminder ?? '').startsWith('failed'));
+      assert.equal(failed.waiting?.lastReminder, `failed: the webhook at ${origin} answered 500`);
+    } finally {
+      receiver.answer = 200;
+    }
+    await decide(handle, 'approve', undefined, 'bob');
+    await statusWhen(handle, (s) => s.phase === 'completed');
+
+    const history = JSON.stringify(await handle.fetchHistory(), (key, value: unknown) =>
+      key === 'data' && typeof value === 'string' ? Buffer.from(value, 'base64').toString('utf8') : value,
+    );
+    assert.ok(history.includes(`sent to webhook ${origin}`), 'the reminder results are in the history');
+    for (const secret of ['/hooks', 'T0PATHSECRET', 'QUERYSECRET', 'HEADERSECRET', 'X-Token'])
+      assert.equal(history.includes(secret), false, `${secret} is in the workflow history`);
   });
 
   it('a webhook that fails is shown as the last reminder; the gate still waits and still takes a decision', async () => {

@@ -53,6 +53,26 @@ describe('live step list', () => {
     );
   });
 
+  it('lists the decisions under the steps, with where each name came from', () => {
+    const decided: RunbookStatus = {
+      ...copying,
+      decisions: [
+        {
+          gate: 'approve-remove-old-data',
+          action: 'keep',
+          by: 'bob',
+          identity: 'as-flag',
+          at: '2026-09-26T12:00:20.000Z',
+        },
+      ],
+    };
+    const lines = plain(liveLines(decided, NOW, 0));
+    assert.deepEqual(lines.slice(-2), [
+      'decisions:',
+      '  keep at approve-remove-old-data by bob (--as), 2026-09-26T12:00:20Z, evidence none',
+    ]);
+  });
+
   it('cuts lines to the terminal width without counting or breaking colour codes', () => {
     assert.equal(fitToWidth('abcdef', 4), 'abcd');
     assert.equal(fitToWidth('\u001b[36m▶\u001b[39m copy', 3), '\u001b[36m▶\u001b[39m c');

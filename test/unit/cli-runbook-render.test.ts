@@ -129,6 +129,41 @@ describe('runbook status rendering', () => {
     ]);
   });
 
+  it('says where each decider’s name came from: the OS user, --as or the Web UI; nothing for older decisions', () => {
+    const at = '2026-09-26T12:03:00.456Z';
+    const status: RunbookStatus = {
+      ...waitingAtApproval(),
+      decisions: [
+        { gate: 'gate-apply', action: 'take', by: 'bob', identity: 'os-user', at, evidence: '0a1b2c3d4e' },
+        { gate: 'gate-apply', action: 'retry', by: 'carol', identity: 'as-flag', at, evidence: '0a1b2c3d4e' },
+        { gate: 'gate-apply', action: 'recheck', by: 'dave', identity: 'web-ui', at, evidence: '0a1b2c3d4e' },
+        { gate: 'gate-apply', action: 'retry', by: 'erin', at, evidence: '0a1b2c3d4e' },
+      ],
+      refused: [
+        {
+          gate: 'approve-stop-predecessor',
+          action: 'approve',
+          by: 'alice',
+          identity: 'as-flag',
+          at,
+          evidence: '3f9a1c2b7d',
+          refusal: 'four eyes',
+        },
+      ],
+    };
+    const lines = plain(renderStatus(status, NOW));
+    const from = lines.indexOf('decisions:');
+    assert.deepEqual(lines.slice(from, from + 7), [
+      'decisions:',
+      '  take at gate-apply by bob (OS user), 2026-09-26T12:03:00Z, evidence 0a1b2c3d4e',
+      '  retry at gate-apply by carol (--as), 2026-09-26T12:03:00Z, evidence 0a1b2c3d4e',
+      '  recheck at gate-apply by dave (typed in the Web UI), 2026-09-26T12:03:00Z, evidence 0a1b2c3d4e',
+      '  retry at gate-apply by erin, 2026-09-26T12:03:00Z, evidence 0a1b2c3d4e',
+      'refused attempts:',
+      '  approve at approve-stop-predecessor by alice (--as), 2026-09-26T12:03:00Z, evidence 3f9a1c2b7d: refused, four eyes',
+    ]);
+  });
+
   it('shows what a decision without --evidence is taken on: action, who, gate, sentence, facts, hash', () => {
     const lines = plain(decidingOnBlock('approve', 'bob', waitingAtApproval().waiting!));
     assert.deepEqual(lines, [

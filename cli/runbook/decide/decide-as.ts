@@ -13,14 +13,16 @@ export interface CliDecision {
 }
 
 /**
- * Sends one decision for `approve` and `decide`: who is the --as user or the OS user; the evidence is
- * --evidence, else the hash of the gate as the runbook shows it now (printed before it is sent).
+ * Sends one decision for `approve` and `decide`: who is the --as user or the OS user, and the decision says
+ * which; the evidence is --evidence, else the hash of the gate as the runbook shows it now (printed before
+ * it is sent).
  */
 export async function decideAs(input: CliDecision): Promise<void> {
   const by = operator(input.as);
   const decision: Decision = {
     action: input.action,
     by,
+    identity: input.as !== undefined ? 'as-flag' : 'os-user',
     ...(input.gate ? { gate: input.gate } : {}),
     ...(input.evidence ? { evidence: input.evidence } : {}),
     ...(input.comment ? { comment: input.comment } : {}),

@@ -9,7 +9,7 @@ import { printJson, printLine } from '../../output';
 import { orUnknown, type RunbookClient } from '../client';
 import { askStatus, observe } from '../observe';
 import { renderStatus } from '../render';
-import { decidingOnBlock, decisionLine } from '../render-gate';
+import { decidingOnBlock, decisionLine, whoDecided } from '../render-gate';
 
 const UPDATE_MS = 30_000;
 
@@ -58,7 +58,8 @@ export async function sendDecision(
     decidedOn = gateDecidedOn(asked.status.waiting, decision);
     if (decidedOn) {
       sent = { ...decision, evidence: decidedOn.evidence };
-      if (!json) decidingOnBlock(decision.action, decision.by, decidedOn).forEach((line) => printLine(line));
+      if (!json)
+        decidingOnBlock(decision.action, whoDecided(decision), decidedOn).forEach((line) => printLine(line));
     }
   }
   let recorded;

@@ -2,13 +2,15 @@ import type { RunbookStatus } from '../../../workflows/contracts';
 import { colour } from '../../output';
 import { progressLine, type ActivityProgress } from './progress';
 import { headerLine, stepLine } from '../render';
+import { decisionSections } from '../render-gate';
 
 /** Braille spinner frames: one per redraw while a step runs. */
 export const SPINNER = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
 
 /**
  * The live step list `watch` redraws on a terminal: the header, every step of the plan (a spinner on the
- * one that runs, its time ticking) and a progress bar under it while a long activity heartbeats progress.
+ * one that runs, its time ticking), a progress bar under it while a long activity heartbeats progress, and
+ * the decisions taken and refused.
  * `frame` undefined draws the list as it stands, without a spinner (the last frame, once it stops).
  */
 export function liveLines(
@@ -27,6 +29,7 @@ export function liveLines(
     lines.push(`  ${stepLine(step, now, width, true, spinner)}`);
     if (step.state === 'running' && progress) lines.push(`      ${progressLine(progress)}`);
   }
+  lines.push(...decisionSections(status.decisions, status.refused));
   return lines;
 }
 

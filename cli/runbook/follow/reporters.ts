@@ -1,9 +1,9 @@
-import type { RunbookStatus, Step } from '../../../workflows/contracts';
+import type { RecordedDecision, RefusedDecision, RunbookStatus, Step } from '../../../workflows/contracts';
 import { errorColour, isLiveTerminal, printJsonLine, printLine } from '../../output';
 import type { ActivityProgress } from './progress';
 import { progressLine } from './progress';
 import { changedSteps, changeLine, headerLine, outcomeLine } from '../render';
-import { waitingBlock } from '../render-gate';
+import { decisionLine, refusedLine, waitingBlock } from '../render-gate';
 import { fitToWidth, liveLines } from './render-live';
 
 /** What `follow` saw at one look: the status (when a worker answered) and a long activity's progress. */
@@ -35,12 +35,29 @@ function lastWord(how: 'ended' | 'waiting', look: Look): string[] {
   return [outcomeLine(look.status) ?? look.status.phase];
 }
 
+/** Decisions taken and refused since the last look (on the first look, all of them), in the order taken. */
+class NewDecisions {
+  private decisions = 0;
+  private refused = 0;
+
+  since(status: RunbookStatus): { decisions: RecordedDecision[]; refused: RefusedDecision[] } {
+    const fresh = {
+      decisions: status.decisions.slice(this.decisions),
+      refused: status.refused.slice(this.refused),
+    };
+    this.decisions = status.decisions.length;
+    this.refused = status.refused.length;
+    return fresh;
+  }
+}
+
 /** A copy's progress line at most this often, so a long copy does not flood a log. */
 const PROGRESS_EVERY_MS = 2_000;
 
 /** Not a terminal (a pipe, a file, CI): each change once, as a line of its own; no colours, no redraws. */
 export class LineReporter implements FollowReporter {
   private previous: Step[] | undefined;
+  private readonly newDecisions = new NewDecisions();
   private shownBytes: number | undefined;
   private shownProgressAt = 0;
 
@@ -48,6 +65,9 @@ export class LineReporter implements FollowReporter {
     if (this.previous === undefined) printLine(headerLine(status));
     for (const step of changedSteps(this.previous, status.steps)) printLine(changeLine(step, now, startTime));
     this.previous = status.steps;
+    const { decisions, refused } = this.newDecisions.since(status);
+    for (const decision of decisions) printLine(`decided: ${decisionLine(decision)}`);
+    for (const attempt of refused) printLine(`refused: ${refusedLine(attempt)}`);
     if (
       progress &&
       progress.bytes !== this.shownBytes &&
@@ -131,12 +151,16 @@ export class LiveReporter implements FollowReporter {
 /** `--json`: one JSON object per line as things change; the caller prints the last one (`"event": "end"`). */
 export class JsonLinesReporter implements FollowReporter {
   private previous: Step[] | undefined;
+  private readonly newDecisions = new NewDecisions();
   private shownBytes: number | undefined;
 
   look({ id, status, progress, now }: Look): void {
     for (const step of changedSteps(this.previous, status.steps))
       printJsonLine({ event: 'step', id, at: now.toISOString(), phase: status.phase, step });
     this.previous = status.steps;
+    const { decisions, refused } = this.newDecisions.since(status);
+    for (const decision of decisions) printJsonLine({ event: 'decision', id, decision });
+    for (const attempt of refused) printJsonLine({ event: 'refused', id, decision: attempt });
     if (progress && progress.bytes !== this.shownBytes) {
       printJsonLine({ event: 'progress', id, at: now.toISOString(), progress });
       this.shownBytes = progress.bytes;

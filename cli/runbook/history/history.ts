@@ -11,19 +11,20 @@ export function registerHistory(runbook: Command): void {
   runbook
     .command('history <id>')
     .description(
-      "what a runbook did, from Temporal's event history: steps with times and evidence, waits, decisions (who, when, on which evidence) and refused attempts; works after it ended and with no worker",
+      "what a node's last runbook did, from Temporal's event history: steps with times and evidence, waits, decisions (who, when, on which evidence) and refused attempts; works after it ended and with no worker. A node cleared since shows its clearance (who, why)",
     )
     .option('--json', 'print the history as JSON')
     .action(async (id: string, options: object) => {
       const input = parseOptions(Input, { id, ...options }, ['id']);
       const runbookId = resolveRunbookId(input.id);
       const { withClient } = load.client();
-      const { readRunbookHistory } = load.historyRead();
+      const { readNodeHistory } = load.historyRead();
       await withClient(async (rb) => {
-        const history = await readRunbookHistory(rb, runbookId);
+        const history = await readNodeHistory(rb, runbookId);
         if (input.json) return printJson(history);
-        const { renderHistory } = load.historyRender();
-        renderHistory(history).forEach((line) => printLine(line));
+        const { isClearance, renderHistory, renderClearance } = load.historyRender();
+        const lines = isClearance(history) ? renderClearance(history) : renderHistory(history);
+        lines.forEach((line) => printLine(line));
       });
     });
 }

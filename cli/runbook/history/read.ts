@@ -1,7 +1,24 @@
+import { CLEARANCE_TYPE } from '../../../client/clearance-names';
 import { orUnknown, type RunbookClient } from '../client';
+import { readClearance, type ClearanceHistory } from './clearance';
 import { readHistory } from './events';
 import { buildHistory, type RunbookHistory } from './record';
 import { askStatus, describeRunbook } from '../observe';
+
+/**
+ * The history of a node's last run: its runbook's, or, when the node was cleared since, the clearance's
+ * (who looked at the node and why).
+ */
+export async function readNodeHistory(
+  rb: RunbookClient,
+  id: string,
+): Promise<RunbookHistory | ClearanceHistory> {
+  const handle = rb.client.workflow.getHandle(id);
+  const described = await orUnknown(id, rb.target, () => rb.within(10_000, () => handle.describe()));
+  if (described.type !== CLEARANCE_TYPE) return readRunbookHistory(rb, id);
+  const history = await rb.within(30_000, () => handle.fetchHistory());
+  return readClearance(id, described.status.name, history.events ?? []);
+}
 
 /**
  * A runbook's history from Temporal's event history, which the server keeps whether or not a worker runs

@@ -5,6 +5,8 @@ import { PHASE_COLOUR, SYMBOL } from '../render';
 import { decisionSections } from '../render-gate';
 import { clockTime, isoSeconds } from '../time-format';
 
+export { isClearance, renderClearance } from './clearance';
+
 const NOTES_FROM: Record<RunbookHistory['notesFrom'], string> = {
   result: 'step states and notes from the runbook’s result',
   'status query': 'step states and notes from its status query',

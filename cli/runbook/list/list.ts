@@ -1,7 +1,9 @@
 import type { Command } from 'commander';
 import { z } from 'zod';
 import type { WorkflowExecutionInfo } from '@temporalio/client';
+import { CLEARANCE_TYPE } from '../../../client/clearance-names';
 import { Name } from '../../../mesh/schemas';
+import type { Clearance } from '../../../workflows/clear-node';
 import { Phase, PHASES, runbookWorkflowId } from '../../../workflows/contracts';
 import { MESH_KIND, MESH_NODE, MESH_PHASE, MESH_WAITING_ON } from '../../../workflows/search-attributes';
 import { UsageError } from '../../errors';
@@ -44,7 +46,7 @@ export function registerList(runbook: Command): void {
   runbook
     .command('list')
     .description(
-      'the runbooks on this task queue, newest first, with node, kind, phase and the gate each waits at; filters combine (AND)',
+      'the runbooks on this task queue, newest first, with node, kind, phase and the gate each waits at, and the clearances of nodes (who, why); filters combine (AND)',
     )
     .option('--node <node>', 'only the runbooks of this node')
     .option('--phase <phase>', `only runbooks in this phase (${PHASES.join(', ')})`)
@@ -86,7 +88,9 @@ async function listRows(rb: RunbookClient, filters: ListFilters, limit: number):
     pageSize: limit,
   })) {
     const row = rowOf(info);
-    if (info.status.name === 'RUNNING') {
+    if (info.type === CLEARANCE_TYPE) {
+      if (info.status.name === 'COMPLETED') row.where = clearedLine(await clearanceOf(rb, info));
+    } else if (info.status.name === 'RUNNING') {
       const asked = await askStatus(
         rb,
         rb.client.workflow.getHandle(info.workflowId, info.runId),
@@ -103,6 +107,16 @@ async function listRows(rb: RunbookClient, filters: ListFilters, limit: number):
     if (rows.length >= limit) break;
   }
   return rows;
+}
+
+async function clearanceOf(rb: RunbookClient, info: WorkflowExecutionInfo): Promise<Clearance> {
+  const handle = rb.client.workflow.getHandle(info.workflowId, info.runId);
+  return (await rb.within(10_000, () => handle.result())) as Clearance;
+}
+
+/** What a clearance says in `list` and `history`: who looked at the node, and what they found and did. */
+export function clearedLine(clearance: Clearance): string {
+  return `cleared by ${clearance.by}: ${clearance.reason.replace(/\s*\n\s*/g, ' ')}`;
 }
 
 /** A row from what the visibility store holds: the runbook's own search attributes, Temporal's status. */

@@ -1,6 +1,8 @@
 import type { Phase } from '../../../workflows/contracts';
 import { MESH_NODE, MESH_PHASE, WAITING_QUERY } from '../../../workflows/search-attributes';
-import { runbooksQuery } from '../kinds';
+import { CLEARANCE_TYPE } from '../../../client/clearance-names';
+import { RUNBOOK_KINDS } from '../../../workflows/contracts';
+import { workflowTypeOf } from '../kinds';
 
 export interface ListFilters {
   node?: string | undefined;
@@ -23,10 +25,16 @@ function phaseClause(phase: Phase): string {
   return said;
 }
 
-/** The visibility query for `mesh runbook list`: every runbook on the task queue, filters ANDed. */
+/** Every run under a node's runbook id on one task queue: its runbooks and its clearances. */
+export function nodeRunsQuery(taskQueue: string): string {
+  const types = [...RUNBOOK_KINDS.map(workflowTypeOf), CLEARANCE_TYPE].map((type) => `'${type}'`).join(', ');
+  return `WorkflowType IN (${types}) AND TaskQueue = ${quoted(taskQueue)}`;
+}
+
+/** The visibility query for `mesh runbook list`: every runbook and clearance on the task queue, filters ANDed. */
 export function listQuery(taskQueue: string, filters: ListFilters): string {
   return [
-    runbooksQuery(taskQueue),
+    nodeRunsQuery(taskQueue),
     ...(filters.node !== undefined ? [`${MESH_NODE.name} = ${quoted(filters.node)}`] : []),
     ...(filters.phase !== undefined ? [phaseClause(filters.phase)] : []),
     ...(filters.waiting ? [WAITING_QUERY] : []),

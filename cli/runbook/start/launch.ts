@@ -1,4 +1,5 @@
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
+import { lastRunOf, needsClearing } from '../../../client/last-run';
 import { runbookKindOf, startRunbook, type RunbookWorkflow } from '../../../client/start-runbook';
 import { runbookWorkflowId } from '../../../workflows/contracts';
 import { UsageError } from '../../errors';
@@ -7,6 +8,7 @@ import { withClient, type RunbookClient } from '../client';
 import { exitForPhase } from '../exit-codes';
 import { concludeFollow, follow } from '../follow/follow';
 import { observe } from '../observe';
+import { needsClearingRefusal } from '../clear/sentences';
 import { busySentence, whereItIs } from '../render';
 
 export interface LaunchOptions {
@@ -36,6 +38,9 @@ async function launchOn<W extends RunbookWorkflow>(
 ): Promise<void> {
   const kind = runbookKindOf(workflow);
   const id = runbookWorkflowId(input.node);
+  // The runbook itself refuses too (NodeNeedsClearing); refused here, nothing starts and nothing is recorded.
+  const last = await lastRunOf(rb.client, id);
+  if (needsClearing(last)) throw needsClearingRefusal(input.node, last);
   try {
     await startRunbook(rb.client, workflow, input, { taskQueue: rb.taskQueue });
   } catch (error) {
@@ -62,7 +67,8 @@ async function launchOn<W extends RunbookWorkflow>(
   concludeFollow(end, options.json, exitForPhase);
 }
 
-async function busy(rb: RunbookClient, id: string, node: string): Promise<UsageError> {
+/** The sentence that refuses a second run on a node: which runbook runs there, where it is, who started it. */
+export async function busy(rb: RunbookClient, id: string, node: string): Promise<UsageError> {
   const running = await observe(rb, id);
   const where = running.status
     ? whereItIs(running.status)

@@ -1,0 +1,80 @@
+import { WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
+import { lastRunOf, needsClearing } from '../../../client/last-run';
+import { startClearance } from '../../../client/start-clearance';
+import { ClearNodeInput } from '../../../workflows/clear-node';
+import type { Decision } from '../../../workflows/contracts';
+import { firstIssue } from '../../../mesh/zod-issue';
+import { UsageError } from '../../errors';
+import { printJson, printLine } from '../../output';
+import { withClient } from '../client';
+import { load } from '../lazy';
+import { whoDecided } from '../render-gate';
+import { busy } from '../start/launch';
+import { nothingToClear } from './sentences';
+
+export interface ClearRequest {
+  /** The node's runbook id (`runbook-<node>`). */
+  id: string;
+  reason: string;
+  by: string;
+  identity: NonNullable<Decision['identity']>;
+  json: boolean;
+}
+
+const RESULT_MS = 30_000;
+
+/**
+ * `mesh runbook clear`: checks that the node's last run ended with its rollback failed, then runs the
+ * node's clearance under its runbook id (so never beside a runbook there) and prints who cleared it and why.
+ */
+export async function clear(request: ClearRequest): Promise<void> {
+  const node = request.id.replace(/^runbook-/, '');
+  const input = clearanceInput(node, request);
+  await withClient(
+    async (rb) => {
+      const last = await lastRunOf(rb.client, request.id);
+      if (last.kind === 'runbook' && last.status === 'RUNNING') throw await busy(rb, request.id, node);
+      if (!needsClearing(last)) throw nothingToClear(node, last);
+      if (!(await rb.hasWorker(rb.taskQueue))) {
+        throw new Error(
+          `No worker polls task queue ${rb.taskQueue}, so the clearance of ${node} cannot be recorded now; start one with \`mesh runbook worker\` and clear again.`,
+        );
+      }
+      let handle;
+      try {
+        handle = await startClearance(rb.client, load.workflows().clearNode, input, {
+          taskQueue: rb.taskQueue,
+        });
+      } catch (error) {
+        if (error instanceof WorkflowExecutionAlreadyStartedError) throw await busy(rb, request.id, node);
+        throw error;
+      }
+      const cleared = await rb.within(RESULT_MS, () => handle.result());
+      const record = {
+        id: request.id,
+        runId: handle.firstExecutionRunId,
+        node,
+        ...cleared,
+        identity: request.identity,
+      };
+      if (request.json) return printJson(record);
+      printLine(`cleared ${node}: by ${whoDecided(record)} at ${cleared.at}: ${cleared.reason}`);
+      printLine(
+        `the last runbook on ${node} (${last.type}, run ${last.runId}) ended with its rollback failed; runbooks may start on ${node} again`,
+      );
+    },
+    { operator: request.by },
+  );
+}
+
+/** The clearance's input, checked by the workflow's own schema before anything starts. */
+function clearanceInput(node: string, request: ClearRequest): ClearNodeInput {
+  const parsed = ClearNodeInput.safeParse({ node, by: request.by, reason: request.reason });
+  if (parsed.success) return parsed.data;
+  const { path, problem } = firstIssue(parsed.error);
+  const option = { node: '<node>', by: '--as', reason: '--reason' }[String(path[0])] ?? 'the input';
+  throw new UsageError(
+    `${option} is invalid: ${problem}.`,
+    'Say what you found on the node and what you did, e.g. --reason "restarted caddy by hand, route-proxy unassigned".',
+  );
+}
