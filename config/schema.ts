@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { DockerEndpoint } from '../docker/endpoints';
 import { AbsolutePath, Name } from '../mesh/schemas';
+import { DECISION_POINTS } from '../workflows/plans';
 import { RunbookPolicy } from '../workflows/policy';
 import { Duration } from './duration';
 import { WebhookConfig } from './webhook';
@@ -94,10 +95,18 @@ const Reminders = z
     everyMs: every ?? everyMs,
   }));
 
+/** A gate the plans know: a misspelt one would silently leave the real gate without its rule. */
+const KnownGate = z.string().refine((gate) => DECISION_POINTS.includes(gate), {
+  error: (issue) =>
+    `"${String(issue.input)}" is no gate of any runbook; the gates are ${DECISION_POINTS.join(', ')}`,
+});
+
 export const PolicyFile = z
   .strictObject({
-    approvers: RunbookPolicy.shape.approvers,
-    fourEyes: RunbookPolicy.shape.fourEyes,
+    approvers: z
+      .record(z.union([z.literal('*'), KnownGate]), RunbookPolicy.shape.approvers.unwrap().valueType)
+      .optional(),
+    fourEyes: z.array(KnownGate).optional(),
     reminders: Reminders.optional(),
   })
   .transform((policy) => RunbookPolicy.parse(policy));

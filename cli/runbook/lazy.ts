@@ -8,6 +8,7 @@ import type * as HistoryRead from './history/read';
 import type * as HistoryRender from './history/render';
 import type * as Launch from './start/launch';
 import type * as Observe from './observe';
+import type * as PlanHelp from './plan-help';
 import type * as Deps from '../../worker/deps';
 import type * as DevServer from '../../worker/dev-server';
 import type * as Run from '../../worker/run';
@@ -28,6 +29,7 @@ export const load = {
   historyRender: () => require('./history/render') as typeof HistoryRender,
   launch: () => require('./start/launch') as typeof Launch,
   observe: () => require('./observe') as typeof Observe,
+  plans: () => require('./plan-help') as typeof PlanHelp,
   workerDeps: () => require('../../worker/deps') as typeof Deps,
   devServer: () => require('../../worker/dev-server') as typeof DevServer,
   workerRun: () => require('../../worker/run') as typeof Run,

@@ -95,6 +95,24 @@ describe('mesh as a Unix tool', () => {
     assert.equal(await portInUse('127.0.0.1', port), false, 'the dev server stopped with it');
   });
 
+  it("shows each runbook's plan in `start <kind> --help` and every gate's actions in `decide --help`", async () => {
+    const flip = await mesh(['runbook', 'start', 'edge-flip', '--help']);
+    assert.equal(flip.code, 0, flip.stderr);
+    assert.match(
+      flip.stdout,
+      /^ {2}9\. approve-stop-predecessor +approval before .* \[approval: approve \| abort\]$/m,
+    );
+    assert.match(flip.stdout, /^ 11\. stop-predecessor +.*; undo restart-predecessor$/m);
+    const move = await mesh(['runbook', 'start', 'data-path-move', '--help']);
+    assert.match(move.stdout, /^ +\d+\. catch-up +.*\[gate: recheck \| keep-new \| abort\]$/m);
+    const decide = await mesh(['runbook', 'decide', '--help']);
+    assert.match(
+      decide.stdout,
+      /^ {2}edge-flip\n {4}gate-apply: take \| retry \| recheck \| accept-restarts \| abort$/m,
+    );
+    assert.match(decide.stdout, /^ {4}approve-remove-old-data: remove \| keep \| recheck$/m);
+  });
+
   it('names an unknown command with exit 2, suggesting the command meant, also before --help', async () => {
     const cases: [string[], string, string][] = [
       [

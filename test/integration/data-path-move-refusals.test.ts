@@ -138,6 +138,44 @@ describe('data-path-move refuses bad paths before anything changes', () => {
         await notStarted(node);
       }),
     );
+    // Names and paths the runbook would refuse anyway are refused here too, each with its own suggestion.
+    const hostile: [string[], string, RegExp][] = [
+      [
+        ['--to', '/var/lib/x\u001b[31my'],
+        'error: --to is invalid: must not contain control characters or line breaks.',
+        /^Give the path as plain printable text/,
+      ],
+      [['--nodes', 'n2,n3'], 'leaves out --node', /^Add it: --nodes /],
+      [['--nodes', 'a,,b'], 'has an empty name', /^For example --nodes /],
+      [
+        ['--nodes', 'Bad_Node,NODE'],
+        'error: --nodes is invalid: lower-case letters',
+        /^Names use lower-case letters/,
+      ],
+    ];
+    for (const [extra, first, suggestion] of hostile) {
+      const node = world.nodeName();
+      const base = [
+        'start',
+        'data-path-move',
+        '--node',
+        node,
+        '--module',
+        'forge',
+        '--from',
+        FROM,
+        '--to',
+        TO,
+      ];
+      const named = extra.map((arg) => arg.replace('NODE', node));
+      const outcome = await mesh(world, ...base, ...named, '--detach');
+      assert.equal(outcome.code, 2, `${extra.join(' ')}: ${outcome.stderr}`);
+      const [said, suggested, ...rest] = outcome.stderr.trimEnd().split('\n');
+      assert.ok(said?.includes(first), said);
+      assert.match(suggested ?? '', suggestion);
+      assert.deepEqual(rest, []);
+      await notStarted(node);
+    }
     // The same command with good paths does start a runbook (on a queue no worker polls): the refusals
     // above are the paths', not the command's.
     const node = world.nodeName();
@@ -262,6 +300,40 @@ describe('data-path-move refuses bad paths before anything changes', () => {
     assert.equal(before.running, true);
     assert.deepEqual(before.sources, [forge.hostFrom]);
     await assertRefusalRecorded(handle, sentence);
+  });
+
+  it('a module assigned to two nodes: the move of one refuses naming both, and changes nothing on either', async () => {
+    await using world = await runbookWorld();
+    const forge = await seedForge(world);
+    const other = world.nodeName();
+    const second = await world.mesh.createNode(other, { adopted: false });
+    const secondData = join(second.hostRoot, FROM.slice(1));
+    await mkdir(secondData, { recursive: true });
+    await writeFile(join(secondData, 'repo.txt'), "the second node's own data\n");
+    await world.mesh.assign(forge.module, other);
+    const before = await snapshot(world, forge);
+
+    const handle = await world.start(dataPathMove, moveInput(forge));
+    const [first, next] = [forge.node, other].sort();
+    const sentence = `${forge.module} is assigned to ${first}, ${next}; its spec and policy are the same on every node, so a move changes them all: name them all (--nodes ${first},${next}) and the runbook moves each node's data.`;
+    await refusedThenAborted(handle, sentence);
+    await decide(handle, 'abort', 'preflight');
+    const { status } = await closedFailing(handle);
+    assert.equal(status.phase, 'aborted');
+    assert.deepEqual(
+      await snapshot(world, forge),
+      before,
+      'the spec, the policy and the container as they were',
+    );
+    assert.equal(await readFile(join(secondData, 'repo.txt'), 'utf8'), "the second node's own data\n");
+    assert.equal(
+      await exists(join(second.hostRoot, TO.slice(1))),
+      false,
+      'nothing copied on the second node',
+    );
+    const scheduled = scheduledActivities(await handle.fetchHistory());
+    for (const changing of ['setUpgradePolicy', 'stopContainers', 'copyTree', 'moveModuleMounts', 'pushNode'])
+      assert.equal(scheduled[changing], undefined, `${changing} never ran`);
   });
 
   it('B not empty: the preflight names the path and an entry, retry refuses again, B stays untouched', async () => {

@@ -170,6 +170,14 @@ describe('the mesh config file and its environment overrides', () => {
         'policy: { reminders: { after: 1m, afterMs: 5 } }\n',
         /policy\.reminders\.afterMs: give after or afterMs, not both/,
       ],
+      [
+        'policy: { fourEyes: [aprove-stop-predecessor] }\n',
+        /invalid at policy\.fourEyes\.0: "aprove-stop-predecessor" is no gate of any runbook; the gates are locks, /,
+      ],
+      [
+        'policy: { approvers: { gate-aply: [alice] } }\n',
+        /policy\.approvers\.gate-aply: the key is invalid: "gate-aply" is no gate of any runbook/,
+      ],
       ['nodes: { Bad_Node: { socket: /x } }\n', /nodes\.Bad_Node: the key is invalid: a node name, or \*/],
       ['nodes: { edge2: { socket: relative.sock } }\n', /invalid at nodes\.edge2/],
       ['notifier: { webhook: { url: "ftp://x" } }\n', /invalid at notifier\.webhook\.url/],

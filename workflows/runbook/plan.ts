@@ -59,6 +59,29 @@ function waits(step: PlannedStep): string {
   return '';
 }
 
+/** The plan as `--help` shows it in a terminal: each step, what it does, where it waits and with what. */
+export function planAsText(plan: RunbookPlan): string {
+  const width = Math.max(...plan.steps.map((step) => step.name.length));
+  return [
+    `${plan.kind}: ${plan.purpose}`,
+    '',
+    'Steps (where it waits, and what you can decide there):',
+    ...plan.steps.map((step, i) => {
+      const number = String(i + 1).padStart(3);
+      const offers = step.actions ? ` [${step.kind}: ${step.actions.join(' | ')}]` : '';
+      const only = step.when ? ` (only ${step.when})` : '';
+      const undo = step.undo ? `; undo ${step.undo.name}` : '';
+      return `${number}. ${step.name.padEnd(width)}  ${step.does}${only}${offers}${undo}`;
+    }),
+    'A step whose work fails waits for retry | abort; abort runs the undo steps, last first.',
+  ].join('\n');
+}
+
+/** The decisions each waiting step of a plan offers: `gate-apply: take | retry | abort`. */
+export function decisionsAsText(plan: RunbookPlan): string[] {
+  return plan.steps.flatMap((step) => (step.actions ? [`${step.name}: ${step.actions.join(' | ')}`] : []));
+}
+
 /** The plan as the Web UI's static details show it: steps, waits, undo steps. */
 export function renderPlan(plan: RunbookPlan): string {
   return [

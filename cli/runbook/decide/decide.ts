@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { z } from 'zod';
 import { decideAs } from './decide-as';
+import { load } from '../lazy';
 import { EvidenceHash, parseOptions } from '../options';
 
 const Input = z.object({
@@ -30,6 +31,7 @@ export function registerDecide(runbook: Command): void {
     .option('--as <user>', 'who decides (default: your OS user)')
     .option('--comment <text>', 'why, for the record')
     .option('--json', 'print the evidence decided on, the recorded decision and the next status as JSON')
+    .addHelpText('after', () => `\n${load.plans().decisionsHelp()}`)
     .action(async (id: string, action: string, options: object) => {
       const input = parseOptions(Input, { id, action, ...options }, ['id', 'action']);
       await decideAs(input);

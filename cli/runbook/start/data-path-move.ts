@@ -16,10 +16,28 @@ const Options = z.object({
   from: z.string(),
   to: z.string(),
   container: z.array(z.string()).default([]),
+  nodes: z.string().optional(),
   as: z.string().min(1).optional(),
   detach: z.boolean().default(false),
   json: z.boolean().default(false),
 });
+
+/** `--nodes a,b`: every node the module is assigned to, the runbook's own `--node` among them. */
+function nodeList(node: string, nodes: string | undefined): string[] {
+  if (nodes === undefined) return [];
+  const named = nodes.split(',').map((n) => n.trim());
+  if (named.some((n) => n === ''))
+    throw new UsageError(
+      `--nodes "${nodes}" has an empty name; give the node names separated by commas.`,
+      `For example --nodes ${node},forge2.`,
+    );
+  if (!named.includes(node))
+    throw new UsageError(
+      `--nodes ${nodes} leaves out --node ${node}; the runbook runs on ${node} and moves the data of every node named.`,
+      `Add it: --nodes ${[node, ...named].join(',')}.`,
+    );
+  return [...new Set(named)];
+}
 
 /** The workflow input from the options; path mistakes are refused here, before anything starts. */
 export function dataPathMoveInputFrom(options: z.infer<typeof Options>, startedBy: string) {
@@ -37,6 +55,7 @@ export function dataPathMoveInputFrom(options: z.infer<typeof Options>, startedB
   }
   const raw: DataPathMoveInputArg = {
     node: options.node,
+    nodes: nodeList(options.node, options.nodes),
     module: options.module,
     ...paths,
     containers: options.container,
@@ -46,10 +65,11 @@ export function dataPathMoveInputFrom(options: z.infer<typeof Options>, startedB
   if (!parsed.success) {
     const { path, problem } = firstIssue(parsed.error);
     const field = String(path[0] ?? 'input');
-    throw new UsageError(
-      `--${field === 'containers' ? 'container' : field} is invalid: ${problem}.`,
-      'Names use lower-case letters, digits and dashes, e.g. --node forge1 --module forge.',
-    );
+    const option = field === 'containers' ? 'container' : field;
+    const example = ['from', 'to'].includes(field)
+      ? 'Give the path as plain printable text, e.g. --from /srv/forge --to /var/lib/forge.'
+      : 'Names use lower-case letters, digits and dashes, e.g. --node forge1 --module forge.';
+    throw new UsageError(`--${option} is invalid: ${problem}.`, example);
   }
   return parsed.data;
 }
@@ -60,6 +80,7 @@ export function registerStartDataPathMove(start: Command): void {
     .description(
       "move a module's data to a new host path; containers must be recreated on it, the old data stays until approved",
     )
+    .addHelpText('after', () => `\n${load.plans().planHelp('data-path-move')}`)
     .requiredOption('--node <node>', 'the node the data lives on')
     .requiredOption('--module <module>', 'the module whose data moves')
     .requiredOption('--from <path>', 'the host path the data is on now')
@@ -68,6 +89,10 @@ export function registerStartDataPathMove(start: Command): void {
       '--container <name>',
       'a container expected to mount --from (repeat for each; default: whatever mounts it)',
       collect,
+    )
+    .option(
+      '--nodes <a,b>',
+      "every node the module is assigned to, --node among them: its spec is fleet-wide, so the move changes them all and moves each one's data (preflight refuses a move that leaves one out)",
     )
     .option('--as <user>', 'who starts the runbook (default: your OS user)')
     .option('--detach', 'start it and return; do not follow it')

@@ -25,6 +25,7 @@ export function registerStartEdgeFlip(start: Command): void {
   start
     .command('edge-flip')
     .description("replace a node's edge proxy with its successor; the predecessor stops only after approval")
+    .addHelpText('after', () => `\n${load.plans().planHelp('edge-flip')}`)
     .requiredOption('--node <node>', 'the node whose edge is flipped')
     .requiredOption('--module <module>', 'the successor edge module')
     .requiredOption('--predecessor <module>', 'the edge module serving the public names now')
