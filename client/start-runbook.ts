@@ -1,6 +1,6 @@
 import type { Client, WorkflowHandleWithFirstExecutionRunId } from '@temporalio/client';
 import type { dataPathMove, edgeFlip } from '../workflows';
-import { runbookWorkflowId, type RunbookKind } from '../workflows/contracts';
+import { QUEUE_MEMO, runbookWorkflowId, type RunbookKind } from '../workflows/contracts';
 import { renderPlan } from '../workflows/plans';
 import { MESH_KIND, MESH_MODULE, MESH_NODE, MESH_PHASE } from '../workflows/search-attributes';
 import { launchDescription } from './launch-description';
@@ -43,6 +43,8 @@ export async function startRunbook<W extends RunbookWorkflow>(
     workflowId: runbookWorkflowId(input.node),
     workflowIdConflictPolicy: 'FAIL',
     workflowIdReusePolicy: 'ALLOW_DUPLICATE',
+    // Lock and node queue names derive from it; a replay runs on a queue of its own (runbook/queue.ts).
+    memo: { [QUEUE_MEMO]: options.taskQueue },
     staticSummary: described.summary,
     staticDetails: `${described.parameters.join('\n\n')}\n\n${renderPlan(kind)}`,
     // Set at the start, so lists filter on them before the runbook's first workflow task upserts its own.

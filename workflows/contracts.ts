@@ -38,6 +38,9 @@ export function isNodeLocalActivity(name: string): boolean {
   return (NODE_LOCAL_ACTIVITIES as readonly string[]).includes(name);
 }
 
+/** The memo field `startRunbook` records the runbook's task queue in (see workflows/runbook/queue.ts). */
+export const QUEUE_MEMO = 'taskQueue';
+
 /** The task queue of node `node`'s worker beside the runbook queue `queue`: `mesh-runbook@novox`. */
 export function nodeTaskQueue(queue: string, node: string): string {
   return `${queue}@${node}`;

@@ -3,12 +3,12 @@ import {
   ApplicationFailure,
   proxyActivities,
   TimeoutFailure,
-  workflowInfo,
   type ActivityInterfaceFor,
   type ActivityOptions,
 } from '@temporalio/workflow';
 import type { Activities } from '../../activities';
 import { FAILURE, isNodeLocalActivity, nodeTaskQueue } from '../contracts';
+import { runbookQueue } from './queue';
 
 /**
  * How long node work waits for its node's worker to take it. Past that the step fails with a sentence
@@ -32,7 +32,7 @@ function routed<A extends object>(options: ActivityOptions): ActivityInterfaceFo
   const shared = proxyActivities<A>(options);
   const perNode = new Map<string, ActivityInterfaceFor<A>>();
   const onNode = (node: string): ActivityInterfaceFor<A> => {
-    const taskQueue = nodeTaskQueue(workflowInfo().taskQueue, node);
+    const taskQueue = nodeTaskQueue(runbookQueue(), node);
     let proxy = perNode.get(taskQueue);
     if (!proxy)
       perNode.set(
@@ -73,7 +73,7 @@ function untakenOnNode(error: unknown, activity: string, node: string): Applicat
     error.cause instanceof TimeoutFailure &&
     error.cause.timeoutType === 'SCHEDULE_TO_START';
   if (!untaken) return undefined;
-  const queue = nodeTaskQueue(workflowInfo().taskQueue, node);
+  const queue = nodeTaskQueue(runbookQueue(), node);
   return ApplicationFailure.nonRetryable(
     `No worker on node ${node} took ${activity} within ${NODE_WORKER_WAIT}: start \`mesh runbook worker --node ${node}\` there (it polls ${queue})`,
     FAILURE.noNodeWorker,

@@ -18,6 +18,7 @@ import {
   type LockHolder,
   type LockRequest,
 } from '../lock';
+import { runbookQueue } from './queue';
 
 /**
  * The locks a runbook holds besides its node's workflow id: every node and module it touches, asked for in
@@ -57,7 +58,7 @@ export class Locks {
     this.asked = false;
     this.granted = false;
     const { workflowId, runId } = workflowInfo();
-    await getExternalWorkflowHandle(lockKeeperId(workflowInfo().taskQueue))
+    await getExternalWorkflowHandle(lockKeeperId(runbookQueue()))
       .signal(releaseLocks, { workflowId, runId })
       .catch(() => undefined); // the keeper ended: nothing to release
   }
@@ -65,7 +66,7 @@ export class Locks {
 
 /** Starts the queue's lock keeper with this request, or, when it runs already, signals the request to it. */
 async function request(me: LockRequest): Promise<void> {
-  const keeper = lockKeeperId(workflowInfo().taskQueue);
+  const keeper = lockKeeperId(runbookQueue());
   for (;;) {
     try {
       await startChild(runbookLocks, {
