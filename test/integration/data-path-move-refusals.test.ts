@@ -203,8 +203,11 @@ describe('data-path-move refuses bad paths before anything changes', () => {
     await using world = await runbookWorld();
     // One after the other: each moves forge, and a move holds the module until it ends.
     for (const { name, sentence, inputRefusal, ...bad } of BAD_PATHS) {
+      // A node of the mesh, so its worker serves it: the preflight runs there.
+      const node = world.nodeName();
+      await world.mesh.createNode(node, { adopted: false });
       const handle = await world.start(dataPathMove, {
-        node: world.nodeName(),
+        node,
         module: 'forge',
         from: bad.from,
         to: bad.to,
