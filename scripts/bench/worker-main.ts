@@ -2,6 +2,7 @@ import { DefaultLogger, NativeConnection, Runtime } from '@temporalio/worker';
 import { temporalTarget } from '../../worker/connection';
 import { createRunbookWorker } from '../../worker/create-worker';
 import { depsFromEnv } from '../../worker/deps';
+import { resolveLocalStateDir } from '../../mesh/local';
 
 /**
  * The bench's runbook worker, in a process of its own so its memory is measured alone: built like
@@ -21,6 +22,8 @@ async function main(): Promise<void> {
       namespace: target.namespace,
       deps: depsFromEnv(),
       taskQueue,
+      // Every local node's own queue, as `mesh runbook worker` serves them on the local mesh.
+      nodeQueues: { localMesh: resolveLocalStateDir() },
       workflowBundle: { codePath: bundle },
     });
     const running = worker.run();
