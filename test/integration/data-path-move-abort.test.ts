@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { open } from 'node:fs/promises';
+import { open, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import type { WorkflowHandle } from '@temporalio/client';
@@ -224,9 +224,14 @@ describe('data-path-move: a checksum mismatch blocks; abort before the switch re
         `keep leaves ${forge.module} on ${TO}, brings over only what changed on ${FROM} and recreates there any container still on ${FROM}\\.$`,
       ),
     );
+    // A service that already wrote on B: keep brings A's changes over, never over B's writes.
+    await writeFile(join(forge.hostTo, 'b-only.txt'), 'written on B after the switch\n');
+    await writeFile(join(forge.hostTo, 'index.html'), 'changed on B after the switch\n');
     await decide(handle, 'keep', 'after-switch');
     const { status } = await closedFailing(handle);
     assert.equal(status.phase, 'aborted', status.outcome);
+    assert.equal(await readFile(join(forge.hostTo, 'b-only.txt'), 'utf8'), 'written on B after the switch\n');
+    assert.equal(await readFile(join(forge.hostTo, 'index.html'), 'utf8'), 'changed on B after the switch\n');
     const spec = await world.mesh.moduleSpec(forge.module);
     assert.equal(spec.upgradePolicy, 'roll-out');
     assert.deepEqual(

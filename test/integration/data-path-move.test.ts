@@ -247,3 +247,64 @@ describe('data-path-move on a real dev server, the local mesh and Docker', () =>
     assert.equal(scheduledActivities(await handle.fetchHistory()).removeTree, undefined);
   });
 });
+
+describe('data-path-move never overwrites or deletes what was written on B (the catch-up, real Docker)', () => {
+  /** Waits at gate-apply (the container still on A), then writes as a service on B and one on A would. */
+  async function writesOnBothSides(world: RunbookWorld) {
+    const forge = await seedForge(world);
+    const handle = await world.start(dataPathMove, moveInput(forge));
+    const waiting = await statusWhen(handle, waitingAt('gate-apply'), WAIT_MS);
+    assert.equal(waiting.waiting?.verdict, 'unrecreated-volume');
+    await writeFile(join(forge.hostTo, 'b-only.txt'), 'written on B after the switch\n');
+    await writeFile(join(forge.hostTo, 'repos/r1/objects/1.obj'), 'changed on B after the switch\n');
+    await writeFile(
+      join(forge.hostFrom, 'repos/r0/objects/0.obj'),
+      'changed on A by the container left there\n',
+    );
+    return { forge, handle };
+  }
+
+  it('recreate brings what changed on A and keeps every write on B', async () => {
+    await using world = await runbookWorld();
+    const { forge, handle } = await writesOnBothSides(world);
+    await decide(handle, 'recreate', 'gate-apply');
+    await statusWhen(handle, waitingAt('approve-remove-old-data'), WAIT_MS);
+    await decide(handle, 'keep', 'approve-remove-old-data');
+    const done: RunbookStatus = await handle.result();
+    assert.equal(done.phase, 'completed', done.outcome);
+    const onB = (rel: string) => readFile(join(forge.hostTo, rel), 'utf8');
+    assert.equal(await onB('b-only.txt'), 'written on B after the switch\n');
+    assert.equal(await onB('repos/r1/objects/1.obj'), 'changed on B after the switch\n');
+    assert.equal(await onB('repos/r0/objects/0.obj'), 'changed on A by the container left there\n');
+    assert.deepEqual((await container(world, forge)).sources, [forge.hostTo]);
+  });
+
+  it('a file changed on both sides stops the catch-up naming it; keep-new keeps B’s version and brings the rest', async () => {
+    await using world = await runbookWorld();
+    const { forge, handle } = await writesOnBothSides(world);
+    await writeFile(join(forge.hostFrom, 'repos/r1/objects/1.obj'), 'changed on A too\n');
+    await decide(handle, 'recreate', 'gate-apply');
+    const conflict = await statusWhen(handle, waitingAt('catch-up'), WAIT_MS);
+    assert.deepEqual(conflict.waiting?.actions, ['recheck', 'keep-new', 'abort']);
+    assert.match(
+      conflict.waiting?.reason ?? '',
+      new RegExp(
+        `^1 path\\(s\\) changed both on ${FROM} and on ${TO} since the copy \\(${forge.node}: repos/r1/objects/1\\.obj\\); nothing was copied\\.`,
+      ),
+    );
+    assert.equal(
+      await readFile(join(forge.hostTo, 'repos/r0/objects/0.obj'), 'utf8'),
+      'repo 0 object 0\n'.repeat(50),
+      'nothing copied while it waits',
+    );
+    await decide(handle, 'keep-new', 'catch-up');
+    await statusWhen(handle, waitingAt('approve-remove-old-data'), WAIT_MS);
+    await decide(handle, 'keep', 'approve-remove-old-data');
+    const done: RunbookStatus = await handle.result();
+    assert.equal(done.phase, 'completed', done.outcome);
+    const onB = (rel: string) => readFile(join(forge.hostTo, rel), 'utf8');
+    assert.equal(await onB('repos/r1/objects/1.obj'), 'changed on B after the switch\n');
+    assert.equal(await onB('b-only.txt'), 'written on B after the switch\n');
+    assert.equal(await onB('repos/r0/objects/0.obj'), 'changed on A by the container left there\n');
+  });
+});
