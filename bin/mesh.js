@@ -1,4 +1,11 @@
 #!/usr/bin/env node
-// Runs the TypeScript CLI directly; tsx compiles on load so there is no build step to forget.
-require('tsx/cjs');
-require('../cli/main.ts');
+// Runs the compiled CLI (dist/, built by scripts/bootstrap.sh or `npm run build`) when it is at least as
+// new as every source file; otherwise the TypeScript itself through tsx, so an edit never runs stale code.
+const { compiledIsFresh } = require('./compiled');
+
+if (compiledIsFresh()) {
+  require('../dist/cli/main.js');
+} else {
+  require('tsx/cjs');
+  require('../cli/main.ts');
+}

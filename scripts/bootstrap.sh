@@ -38,6 +38,17 @@ npm_packages() {
   echo "installed with npm ci"
 }
 
+# The CLI and worker run from dist/ when it is at least as new as every source (bin/compiled.js decides).
+compiled_js() {
+  if node -e 'process.exit(require("./bin/compiled").compiledIsFresh() ? 0 : 1)'; then
+    echo "up to date"
+    return
+  fi
+  npx tsc -p tsconfig.build.json >&2
+  touch dist/.stamp
+  echo "built dist/ with tsc"
+}
+
 docker_answers() { docker version --format '{{.Server.Version}}' >/dev/null 2>&1; }
 
 docker_engine() {
@@ -120,6 +131,7 @@ chromium_browser() {
 
 started=$SECONDS
 step "npm packages" npm_packages
+step "compiled js" compiled_js
 step "docker engine" docker_engine
 step "base image" base_image
 step "temporal cli" temporal_cli

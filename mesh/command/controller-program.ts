@@ -1,8 +1,9 @@
 import { accessSync, constants, readFileSync, realpathSync, statSync } from 'node:fs';
 import { delimiter, dirname, join, resolve } from 'node:path';
+import { PACKAGE_ROOT } from '../package-root';
 
 /** This package's root: where its package.json names its bins (`mesh`, `mesh-runbook`). */
-const OWN_ROOT = resolve(__dirname, '..', '..');
+const OWN_ROOT = PACKAGE_ROOT;
 
 function readPackage(dir: string): { name?: unknown; bin?: unknown } | undefined {
   try {

@@ -4,11 +4,13 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { StateLayout } from './layout';
 
-const AGENT_MAIN = join(__dirname, 'agent-main.ts');
+/** Compiled (dist/), the agent runs as plain JavaScript; from the sources, through tsx's loader. */
+const COMPILED = __filename.endsWith('.js');
+const AGENT_MAIN = join(__dirname, COMPILED ? 'agent-main.js' : 'agent-main.ts');
 
-/** tsx's loader by absolute URL, so the agent starts whatever the caller's working directory. */
-function tsxLoader(): string {
-  return pathToFileURL(require.resolve('tsx')).href;
+/** How node starts the agent: tsx's loader by absolute URL (whatever the caller's directory), or nothing. */
+function loaderArgs(): string[] {
+  return COMPILED ? [] : ['--import', pathToFileURL(require.resolve('tsx')).href];
 }
 
 /**
@@ -19,7 +21,7 @@ export function spawnNodeAgent(layout: StateLayout, node: string): void {
   mkdirSync(layout.nodeDir(node), { recursive: true });
   const log = openSync(layout.agentLog(node), 'a');
   try {
-    const child = spawn(process.execPath, ['--import', tsxLoader(), AGENT_MAIN, layout.stateDir, node], {
+    const child = spawn(process.execPath, [...loaderArgs(), AGENT_MAIN, layout.stateDir, node], {
       detached: true,
       stdio: ['ignore', log, log],
     });

@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { STATE_DIR_ENV } from '../../../mesh/local';
+import { PACKAGE_ROOT } from '../../../mesh/package-root';
 
 export interface DemoDev {
   address: string;
@@ -27,7 +28,7 @@ export async function startDev(options: {
   /** The command `dev` names as the one that brings its runbooks back when it stops. */
   resumeWith: string;
 }): Promise<DemoDev> {
-  const args = [join(__dirname, '..', '..', '..', 'bin', 'mesh.js'), 'runbook', 'dev', '--json'];
+  const args = [join(PACKAGE_ROOT, 'bin', 'mesh.js'), 'runbook', 'dev', '--json'];
   args.push(
     '--state-dir',
     options.stateDir,
