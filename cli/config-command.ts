@@ -1,9 +1,12 @@
 import type { Command } from 'commander';
-import { stringify } from 'yaml';
+import type * as Yaml from 'yaml';
 import { z } from 'zod';
 import type * as Config from '../config';
 import { UsageError } from './errors';
 import { printJson, printLine } from './output';
+
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on use: only this verb prints YAML
+const yaml = () => require('yaml') as typeof Yaml;
 
 /* eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on use, like cli/runbook/lazy.ts */
 const config = () => require('../config') as typeof Config;
@@ -48,7 +51,7 @@ export function registerConfigCommands(program: Command): void {
       printLine(
         `# effective mesh config: ${shown.file ?? 'no config file'}, environment overrides applied, secrets redacted`,
       );
-      process.stdout.write(stringify(shown, { lineWidth: 0 }));
+      process.stdout.write(yaml().stringify(shown, { lineWidth: 0 }));
     });
 }
 

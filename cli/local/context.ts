@@ -1,13 +1,16 @@
 import type { Command } from 'commander';
 import type { z } from 'zod';
-import { LocalMesh, resolveLocalStateDir } from '../../mesh/local';
+import type * as Local from '../../mesh/local';
 import { Name } from '../../mesh/schemas';
 import { firstIssue } from '../../mesh/zod-issue';
 import { UsageError } from '../errors';
 
 /** The local mesh whose state dir `--state-dir` on `mesh local` (or $MESH_LOCAL_STATE) names. */
-export function localMeshFor(command: Command): LocalMesh {
+export function localMeshFor(command: Command): Local.LocalMesh {
   const { stateDir } = command.optsWithGlobals<{ stateDir?: string }>();
+  // Loaded on use: the local mesh brings dockerode, which `--help` and the runbook verbs do not need.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { LocalMesh, resolveLocalStateDir } = require('../../mesh/local') as typeof Local;
   return new LocalMesh({ stateDir: resolveLocalStateDir(stateDir) });
 }
 

@@ -1,11 +1,14 @@
 import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
-import { parse as parseYaml } from 'yaml';
+import type * as Yaml from 'yaml';
 import { z } from 'zod';
 import type { ModuleSpecInput } from '../../mesh/schemas';
 import { UsageError } from '../errors';
 import { printJson, printLine } from '../output';
 import { localMeshFor, parseInput, plural } from './context';
+
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on use: only this verb reads YAML
+const yaml = () => require('yaml') as typeof Yaml;
 
 const Input = z.object({ file: z.string().min(1), json: z.boolean().default(false) });
 
@@ -21,7 +24,7 @@ async function readModuleFile(file: string): Promise<unknown> {
     );
   }
   try {
-    return parseYaml(text) as unknown;
+    return yaml().parse(text) as unknown;
   } catch (error) {
     throw new UsageError(
       `Module file ${file} is not YAML or JSON: ${(error as Error).message}`,

@@ -1,8 +1,11 @@
 import type { Command } from 'commander';
-import { stringify } from 'yaml';
+import type * as Yaml from 'yaml';
 import { z } from 'zod';
 import { printJson, printLine } from '../output';
 import { localMeshFor, ModuleName, parseInput } from './context';
+
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on use: only this verb prints YAML
+const yaml = () => require('yaml') as typeof Yaml;
 
 const Input = z.object({ module: ModuleName, json: z.boolean().default(false) });
 
@@ -15,6 +18,6 @@ export function registerModuleShow(modules: Command): void {
       const input = parseInput(Input, { module, ...options });
       const spec = await localMeshFor(command).moduleSpec(input.module);
       if (input.json) return printJson(spec);
-      printLine(stringify(spec).trimEnd());
+      printLine(yaml().stringify(spec).trimEnd());
     });
 }

@@ -2,7 +2,7 @@ import { join, resolve } from 'node:path';
 import { Option, type Command } from 'commander';
 import { z } from 'zod';
 import { STATE_DIR_ENV } from '../../../mesh/local/state-dir';
-import { temporalTarget } from '../../../worker/connection';
+import type * as Connection from '../../../worker/connection';
 import type * as DevServerModule from '../../../worker/dev-server';
 import type { DevServer } from '../../../worker/dev-server';
 import { findTemporalCli } from '../../../worker/temporal-binary';
@@ -11,6 +11,9 @@ import { printJson, printLine } from '../../output';
 import { load } from '../lazy';
 import { parseOptions, Port, taskQueueFromEnv } from '../options';
 import { devAgainCommand, devUsage, DEV_STATE_DIR } from './dev-usage';
+
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on use: the config it reads is not needed for --help
+const connection = () => require('../../../worker/connection') as typeof Connection;
 
 const Input = z.object({
   stateDir: z.string().min(1).default(DEV_STATE_DIR),
@@ -51,7 +54,7 @@ export function registerDev(runbook: Command): void {
       const devServer = load.devServer();
       const { runWorker, stopOnSignals } = load.workerRun();
       await refuseBusyPorts(devServer, stateDir, input.port, input.uiPort);
-      const namespace = temporalTarget().namespace;
+      const namespace = connection().temporalTarget().namespace;
       const taskQueue = taskQueueFromEnv();
       const localState = process.env[STATE_DIR_ENV] || join(stateDir, 'local');
       const deps = depsFromEnv({ ...process.env, [STATE_DIR_ENV]: localState });

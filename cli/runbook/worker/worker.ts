@@ -1,12 +1,12 @@
 import type { Command } from 'commander';
 import { z } from 'zod';
-import { loadConfig } from '../../../config';
+import type * as Config from '../../../config';
 import { AbsolutePath, Name } from '../../../mesh/schemas';
-import { temporalTarget } from '../../../worker/connection';
+import type * as Connection from '../../../worker/connection';
 import { printJson, printLine } from '../../output';
 import { load } from '../lazy';
 import { parseOptions, taskQueueFromEnv } from '../options';
-import { describeNodeQueues, nodeQueuesFor } from './node-queues';
+import type * as NodeQueues from './node-queues';
 
 const Input = z.object({
   json: z.boolean().default(false),
@@ -36,6 +36,11 @@ export function registerWorker(runbook: Command): void {
     .option('--json', 'print the worker as JSON once it polls')
     .action(async (options: object) => {
       const input = parseOptions(Input, { ...options });
+      /* eslint-disable @typescript-eslint/no-require-imports -- loaded on use: not needed for --help */
+      const { temporalTarget } = require('../../../worker/connection') as typeof Connection;
+      const { loadConfig } = require('../../../config') as typeof Config;
+      const { describeNodeQueues, nodeQueuesFor } = require('./node-queues') as typeof NodeQueues;
+      /* eslint-enable @typescript-eslint/no-require-imports */
       const target = temporalTarget();
       const taskQueue = taskQueueFromEnv();
       const config = loadConfig();
