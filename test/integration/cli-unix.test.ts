@@ -118,7 +118,7 @@ describe('mesh as a Unix tool', () => {
       [
         ['runbook', 'plna'],
         'mesh runbook has no command "plna".',
-        'Its commands: start, watch, status, history, list, approve, decide, abort, worker, dev, demo; see `mesh runbook --help`.',
+        'Its commands: start, watch, status, history, list, approve, decide, abort, clear, worker, dev, demo; see `mesh runbook --help`.',
       ],
       [['plna'], 'mesh has no command "plna".', 'Its commands: config, local, runbook; see `mesh --help`.'],
       [
