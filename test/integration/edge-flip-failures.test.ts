@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { WorkflowHandle } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
+import { MeshRefusedError } from '../../mesh/errors';
 import { LocalMesh } from '../../mesh/local';
 import { successorSpec, type EdgeScenarioOptions } from '../../mesh/local/scenarios/edge-flip-incident';
 import type { ApplyReport, ModuleSpecInput, NodeState } from '../../mesh/schemas';
@@ -81,6 +82,17 @@ type World = RunbookWorld<MisreportingMesh>;
 
 /** A world whose node agents misreport on the nodes a test names. */
 const misreportingWorld = () => runbookWorld({ mesh: (stateDir) => new MisreportingMesh({ stateDir }) });
+
+/** Also refuses, for the modules listed, to unassign them: a controller that misbehaves during a rollback. */
+class UnassignRefusingMesh extends MisreportingMesh {
+  readonly refusing = new Set<string>();
+
+  override async unassign(module: string, node: string): Promise<void> {
+    if (this.refusing.has(module))
+      throw new MeshRefusedError(`mesh will not unassign ${module} from ${node}`);
+    return super.unassign(module, node);
+  }
+}
 
 /** The input with a probe deadline short enough for a test that waits for the probes to give up. */
 function quickToGiveUp(input: EdgeFlipInputArg): EdgeFlipInputArg {
@@ -200,6 +212,31 @@ describe('edge-flip failure modes on a real Temporal dev server and the local me
     assert.match(await httpBody(input.publicAddress), /served by caddy/);
     assert.ok(!(await world.mesh.nodeState(node)).assigned.includes('route-proxy'), 'successor unassigned');
     assert.deepEqual(await successorContainers(world, node), [], 'successor containers removed');
+  });
+
+  it('mesh refusing to unassign the successor in the rollback does not keep the predecessor down: it is restarted and answers itself, the unassign waits for retry or give-up', async () => {
+    await using world = await runbookWorld({ mesh: (stateDir) => new UnassignRefusingMesh({ stateDir }) });
+    const input = await seedEdgeFlip(world);
+    const { node } = input;
+    await world.mesh.defineModule(stagingOnlySuccessor(portsOf(input)));
+    const handle = await world.start(edgeFlip, quickToGiveUp(input));
+    await statusWhen(handle, waitingAt('approve-stop-predecessor'));
+    world.mesh.refusing.add('route-proxy');
+    await decide(handle, 'approve');
+
+    const stuck = await statusWhen(handle, waitingAt('unassign-successor'));
+    assert.deepEqual(stuck.waiting?.actions, ['retry', 'give-up']);
+    assert.match(stuck.waiting?.reason ?? '', /mesh will not unassign route-proxy/);
+    assert.equal(stepState(stuck, 'restart-predecessor'), 'compensated', 'the restart ran on its own');
+    assert.equal(await isRunning(world.engine, `${node}.caddy.edge`), true, 'predecessor restarted');
+    assert.match(await httpBody(input.publicAddress), /served by caddy/);
+
+    world.mesh.refusing.delete('route-proxy');
+    await decide(handle, 'retry', 'unassign-successor');
+    const { status } = await closedFailing(handle);
+    assert.equal(status.phase, 'rolled-back', status.outcome);
+    assert.equal(stepState(status, 'unassign-successor'), 'compensated');
+    assert.ok(!(await world.mesh.nodeState(node)).assigned.includes('route-proxy'), 'successor unassigned');
   });
 
   it('a successor that took the public port but answers wrongly is taken off the node before the predecessor restarts', async () => {
