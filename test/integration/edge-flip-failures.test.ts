@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { WorkflowHandle } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
+import { LABEL } from '../../docker/labels';
 import { MeshRefusedError } from '../../mesh/errors';
 import { LocalMesh } from '../../mesh/local';
 import { successorSpec, type EdgeScenarioOptions } from '../../mesh/local/scenarios/edge-flip-incident';
@@ -82,6 +83,11 @@ type World = RunbookWorld<MisreportingMesh>;
 
 /** A world whose node agents misreport on the nodes a test names. */
 const misreportingWorld = () => runbookWorld({ mesh: (stateDir) => new MisreportingMesh({ stateDir }) });
+
+const runningSuccessor = async (world: World, node: string) =>
+  (await world.engine.listByLabels({ [LABEL.node]: node, [LABEL.module]: 'route-proxy' }))
+    .filter((c) => c.State === 'running')
+    .map((c) => c.Names[0]);
 
 /** Also refuses, for the modules listed, to unassign them: a controller that misbehaves during a rollback. */
 class UnassignRefusingMesh extends MisreportingMesh {
@@ -214,7 +220,7 @@ describe('edge-flip failure modes on a real Temporal dev server and the local me
     assert.deepEqual(await successorContainers(world, node), [], 'successor containers removed');
   });
 
-  it('mesh refusing to unassign the successor in the rollback does not keep the predecessor down: it is restarted and answers itself, the unassign waits for retry or give-up', async () => {
+  it('mesh refusing to unassign the successor in the rollback does not keep the predecessor down: it is restarted and answers itself, and the undo waits saying what did not come off', async () => {
     await using world = await runbookWorld({ mesh: (stateDir) => new UnassignRefusingMesh({ stateDir }) });
     const input = await seedEdgeFlip(world);
     const { node } = input;
@@ -224,17 +230,23 @@ describe('edge-flip failure modes on a real Temporal dev server and the local me
     world.mesh.refusing.add('route-proxy');
     await decide(handle, 'approve');
 
-    const stuck = await statusWhen(handle, waitingAt('unassign-successor'));
+    // The restart's parts run each on its own: the successor's containers stopped, the predecessor started and
+    // probed for its own answer; the undo then waits, saying the successor did not come off.
+    const stuck = await statusWhen(handle, waitingAt('restart-predecessor'));
     assert.deepEqual(stuck.waiting?.actions, ['retry', 'give-up']);
-    assert.match(stuck.waiting?.reason ?? '', /mesh will not unassign route-proxy/);
-    assert.equal(stepState(stuck, 'restart-predecessor'), 'compensated', 'the restart ran on its own');
+    assert.match(
+      stuck.waiting?.reason ?? '',
+      /the successor did not come off cleanly \(mesh will not unassign route-proxy/,
+    );
     assert.equal(await isRunning(world.engine, `${node}.caddy.edge`), true, 'predecessor restarted');
     assert.match(await httpBody(input.publicAddress), /served by caddy/);
+    assert.deepEqual(await runningSuccessor(world, node), [], "the successor's containers are stopped");
 
     world.mesh.refusing.delete('route-proxy');
-    await decide(handle, 'retry', 'unassign-successor');
+    await decide(handle, 'retry', 'restart-predecessor');
     const { status } = await closedFailing(handle);
     assert.equal(status.phase, 'rolled-back', status.outcome);
+    assert.equal(stepState(status, 'restart-predecessor'), 'compensated');
     assert.equal(stepState(status, 'unassign-successor'), 'compensated');
     assert.ok(!(await world.mesh.nodeState(node)).assigned.includes('route-proxy'), 'successor unassigned');
   });
