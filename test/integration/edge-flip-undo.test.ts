@@ -1,0 +1,131 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { ApplicationFailure } from '@temporalio/common';
+import { LocalMesh } from '../../mesh/local';
+import { successorSpec, type EdgeScenarioOptions } from '../../mesh/local/scenarios/edge-flip-incident';
+import type { ApplyReport, ModuleSpecInput, NodeState, PushReceipt } from '../../mesh/schemas';
+import { edgeFlip } from '../../workflows';
+import type { EdgeFlipInputArg } from '../../workflows/contracts';
+import { seedEdgeFlip } from '../support/edge-flip-seed';
+import { runbookWorld } from '../support/runbook-world';
+import {
+  closedFailing,
+  decide,
+  httpBody,
+  isRunning,
+  moduleContainers,
+  statusWhen,
+  stepState,
+  waitingAt,
+} from '../support/runbooks';
+
+/**
+ * The local mesh, except that the one push after it unassigns `after` from a node is misreported: its
+ * report (and the node state's last apply) leaves out one applied resource, with no hold saying why.
+ */
+class OnePushMisreported extends LocalMesh {
+  after = '';
+  private armed = false;
+  private readonly tampered = new Set<string>();
+
+  override async unassign(module: string, node: string): Promise<void> {
+    await super.unassign(module, node);
+    if (module !== this.after) return;
+    this.armed = true;
+    this.after = ''; // once: a retry's push is reported as it is
+  }
+
+  override async push(node: string): Promise<PushReceipt> {
+    const receipt = await super.push(node);
+    if (this.armed) this.tampered.add(receipt.pushId);
+    this.armed = false;
+    return receipt;
+  }
+
+  override async applyReport(node: string, pushId: string): Promise<ApplyReport | undefined> {
+    const report = await super.applyReport(node, pushId);
+    return report && this.tamper(report);
+  }
+
+  override async nodeState(node: string): Promise<NodeState> {
+    const state = await super.nodeState(node);
+    return { ...state, lastApply: state.lastApply && this.tamper(state.lastApply) };
+  }
+
+  private tamper(report: ApplyReport): ApplyReport {
+    if (!this.tampered.has(report.pushId) || report.appliedIds.length === 0) return report;
+    return { ...report, applied: report.applied - 1, appliedIds: report.appliedIds.slice(1) };
+  }
+}
+
+const world = () => runbookWorld({ mesh: (stateDir) => new OnePushMisreported({ stateDir }) });
+
+/** The successor answers on its staging port but never takes the public port: the flip must roll back. */
+function stagingOnlySuccessor(input: EdgeFlipInputArg): ModuleSpecInput {
+  const port = (address: string) => Number(new URL(address).port);
+  const ports: Pick<EdgeScenarioOptions, 'publicPort' | 'stagingPort'> = {
+    publicPort: port(input.publicAddress),
+    stagingPort: port(input.successorAddress),
+  };
+  const spec = successorSpec('route-proxy', ports);
+  const serve = `echo "served by route-proxy" > /www/index.html && exec httpd -f -p 127.0.0.1:${ports.stagingPort} -h /www`;
+  return {
+    ...spec,
+    containers: spec.containers.map((c) => (c.name === 'edge' ? { ...c, command: ['sh', '-c', serve] } : c)),
+  };
+}
+
+describe('edge-flip undo steps judge what they did and put back what the flip changed (real Temporal, real Docker)', () => {
+  it('the clean push misreported: gate-clean waits; abort reassigns the predecessor, which serves again', async () => {
+    await using w = await world();
+    w.mesh.after = 'caddy';
+    const input = await seedEdgeFlip(w);
+    const { node } = input;
+    const handle = await w.start(edgeFlip, input);
+    await statusWhen(handle, waitingAt('approve-stop-predecessor'));
+    await decide(handle, 'approve');
+
+    const unclean = await statusWhen(handle, waitingAt('gate-clean'));
+    assert.equal(unclean.waiting?.verdict, 'drift', unclean.waiting?.reason);
+    assert.equal(stepState(unclean, 'unassign-predecessor'), 'done');
+    await decide(handle, 'abort', 'gate-clean');
+
+    const { cause, status } = await closedFailing(handle);
+    assert.ok(cause instanceof ApplicationFailure, String(cause));
+    assert.equal(status.phase, 'aborted', status.outcome);
+    assert.equal(stepState(status, 'reassign-predecessor'), 'compensated');
+    assert.equal(stepState(status, 'restart-predecessor'), 'compensated');
+    const assigned = (await w.mesh.nodeState(node)).assigned;
+    assert.ok(assigned.includes('caddy'), `caddy assigned again: ${assigned.join(', ')}`);
+    assert.ok(!assigned.includes('route-proxy'), 'route-proxy taken off');
+    assert.equal(await isRunning(w.engine, `${node}.caddy.edge`), true);
+    assert.match(await httpBody(input.publicAddress), /served by caddy/);
+    assert.deepEqual(await moduleContainers(w.engine, node, 'route-proxy'), []);
+  });
+
+  it("the rollback's removal push misreported: the restart is judged, not trusted, and waits naming it while the predecessor serves", async () => {
+    await using w = await world();
+    w.mesh.after = 'route-proxy';
+    const input = await seedEdgeFlip(w);
+    const { node } = input;
+    await w.mesh.defineModule(stagingOnlySuccessor(input));
+    const handle = await w.start(edgeFlip, {
+      ...input,
+      timings: { ...input.timings, probeDeadlineMs: 4_000 },
+    });
+    await statusWhen(handle, waitingAt('approve-stop-predecessor'));
+    await decide(handle, 'approve');
+
+    const stuck = await statusWhen(handle, waitingAt('restart-predecessor'));
+    assert.deepEqual(stuck.waiting?.actions, ['retry', 'give-up']);
+    assert.match(stuck.waiting?.reason ?? '', /the successor did not come off cleanly \(.*applied/);
+    assert.equal(await isRunning(w.engine, `${node}.caddy.edge`), true, 'the predecessor was started anyway');
+    assert.match(await httpBody(input.publicAddress), /served by caddy/);
+
+    await decide(handle, 'retry', 'restart-predecessor');
+    const { status } = await closedFailing(handle);
+    assert.equal(status.phase, 'rolled-back', status.outcome);
+    assert.equal(stepState(status, 'restart-predecessor'), 'compensated');
+    assert.match(await httpBody(input.publicAddress), /served by caddy/);
+  });
+});
