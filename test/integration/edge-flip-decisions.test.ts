@@ -25,7 +25,7 @@ describe('edge-flip refuses decisions and runbooks it is not waiting for (real T
 
     assert.equal(
       await decisionRefusal(decide(handle, 'approve')),
-      'approve is not an action at gate gate-apply (held); choose one of: take, retry, abort.',
+      'approve is not an action at gate gate-apply (held); choose one of: take, retry, recheck, abort.',
     );
     assert.equal(
       await decisionRefusal(decide(handle, 'take', 'approve-stop-predecessor')),

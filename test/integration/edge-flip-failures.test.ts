@@ -178,7 +178,7 @@ describe('edge-flip failure modes on a real Temporal dev server and the local me
       assert.equal(failed.waiting?.verdict, 'failed');
       const problem = fault === 'exits' ? 'has exited' : 'is unhealthy';
       assert.match(failed.waiting?.reason ?? '', new RegExp(`${input.node}\\.route-proxy\\.edge ${problem}`));
-      assert.deepEqual(failed.waiting?.actions, ['retry', 'abort']);
+      assert.deepEqual(failed.waiting?.actions, ['retry', 'recheck', 'abort']);
       await assertPredecessorUntouched(world, input, failed);
 
       // A wait is a wait: a moment later it is still there, and still nothing was stopped.

@@ -63,7 +63,9 @@ export class Runbook<P extends RunbookPlan> {
         return waited;
       }
       this.progress.mark(name, 'waiting', look.note);
-      const offered = look.actions.filter(
+      // Looking again is always an answer where the plan allows it: the operator may have fixed it by hand.
+      const candidates = allowed.includes('recheck') ? withRecheck(look.actions) : look.actions;
+      const offered = candidates.filter(
         (a) => allowed.includes(a) && (a === 'abort' || a === 'recheck' || act[a] !== undefined),
       );
       const decision = await this.decisions.await({
@@ -140,4 +142,11 @@ export class Runbook<P extends RunbookPlan> {
       }
     }
   }
+}
+
+/** The verdict's actions with `recheck` among them, before `abort`, which stays last. */
+function withRecheck(actions: readonly string[]): string[] {
+  if (actions.includes('recheck')) return [...actions];
+  const rest = actions.filter((a) => a !== 'abort');
+  return [...rest, 'recheck', ...(actions.includes('abort') ? ['abort'] : [])];
 }
