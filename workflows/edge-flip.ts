@@ -2,7 +2,7 @@ import { ApplicationFailure, patched } from '@temporalio/workflow';
 import { EdgeFlipInput, parseInput, type EdgeFlipInputArg, type RunbookStatus } from './contracts';
 import { edgeFlipV1 } from './legacy/edge-flip-v1';
 import { act, undoAct } from './runbook/activities';
-import { refuse, rollBack } from './runbook/failures';
+import { failureMessage, refuse, rollBack } from './runbook/failures';
 import { judgePush } from './runbook/judge-push';
 import { judgeRemoval } from './runbook/judge-removal';
 import { ContainerMemory } from './runbook/memory';
@@ -268,12 +268,14 @@ export async function edgeFlip(rawInput: EdgeFlipInputArg): Promise<RunbookStatu
     try {
       await removeSuccessor();
     } catch (error) {
-      problems.push(`the successor did not come off cleanly (${(error as Error).message})`);
-      await undoAct.stopModuleContainers({ node, module }).catch((e: Error) => problems.push(e.message));
+      problems.push(`the successor did not come off cleanly (${failureMessage(error)})`);
+      await undoAct
+        .stopModuleContainers({ node, module })
+        .catch((e: unknown) => problems.push(failureMessage(e)));
     }
     await undoAct
       .startModuleContainers({ node, module: predecessor })
-      .catch((e: Error) => problems.push(e.message));
+      .catch((e: unknown) => problems.push(failureMessage(e)));
     const served = await probeUntilServed(predecessorAnswers, timings);
     if (!served.ok) problems.push(`${predecessor} does not answer: ${served.summary}`);
     if (problems.length > 0)

@@ -6,6 +6,7 @@ import { after, before, describe, it } from 'node:test';
 import { Client, Connection } from '@temporalio/client';
 import { stringify } from 'yaml';
 import { connectionOptionsOf, loadConfig } from '../../config';
+import { LocalMesh } from '../../mesh/local';
 import { RunbookStatus, runbookWorkflowId } from '../../workflows/contracts';
 import { freePort, statusWhen, waitingAt } from '../support/runbooks';
 import { Scratch } from '../support/scratch';
@@ -76,7 +77,9 @@ describe('mTLS to Temporal through a Node TLS terminator that requires client ce
     const ready = await worker.ready();
     assert.deepEqual([ready.address, ready.taskQueue], [terminator.address, taskQueue]);
 
+    // A node of the worker's local mesh, so its node queue is served; nothing of it runs.
     const node = `mtls${randomBytes(3).toString('hex')}`;
+    await new LocalMesh({ stateDir: join(dir, 'local') }).createNode(node, { adopted: false });
     const [publicPort, successorPort] = [await freePort(), await freePort()];
     const edge = [
       '--node',
@@ -103,7 +106,7 @@ describe('mTLS to Temporal through a Node TLS terminator that requires client ce
       const handle = new Client({ connection, namespace: harnessTarget().namespace }).workflow.getHandle(
         runbookWorkflowId(node),
       );
-      // Nothing serves the predecessor's public address, so preflight fails and the runbook waits there.
+      // No predecessor runs on the node, so preflight fails and the runbook waits there.
       await statusWhen(handle, waitingAt('preflight'));
       const status = await meshCli(env, 'runbook', 'status', node, '--json');
       assert.equal(status.code, 3, status.stderr);
