@@ -6,7 +6,7 @@ import { listQuery } from '../../cli/runbook/list/query';
 import { formatRows, rowOf } from '../../cli/runbook/list/list';
 import { MESH_KIND, MESH_NODE, MESH_PHASE, MESH_WAITING_ON } from '../../workflows/search-attributes';
 
-const BASE = "WorkflowType IN ('edgeFlip', 'dataPathMove') AND TaskQueue = 'mesh-runbook'";
+const BASE = "WorkflowType IN ('edgeFlip', 'dataPathMove', 'clearNode') AND TaskQueue = 'mesh-runbook'";
 
 function info(
   status: string,
@@ -29,7 +29,7 @@ function info(
   } as unknown as WorkflowExecutionInfo;
 }
 
-describe('runbook list', () => {
+describe('runbook list (clearances of nodes among them)', () => {
   it('ANDs the filters into one visibility query on the runbooks search attributes', () => {
     assert.equal(listQuery('mesh-runbook', {}), BASE);
     assert.equal(
@@ -47,7 +47,7 @@ describe('runbook list', () => {
     );
     assert.equal(
       listQuery("it's", { node: "a'b" }),
-      "WorkflowType IN ('edgeFlip', 'dataPathMove') AND TaskQueue = 'it\\'s' AND MeshNode = 'a\\'b'",
+      "WorkflowType IN ('edgeFlip', 'dataPathMove', 'clearNode') AND TaskQueue = 'it\\'s' AND MeshNode = 'a\\'b'",
     );
   });
 
