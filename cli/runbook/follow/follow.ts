@@ -71,7 +71,9 @@ export async function follow(rb: RunbookClient, id: string, options: FollowOptio
         reporter.look(look);
         last = status;
         shownProblem = undefined;
-        if (isTerminal(status.phase)) {
+        // The phase turns final a moment before the run closes (it still lets its locks go): the end is
+        // the run's close, so that a start right after finds the node free.
+        if (isTerminal(status.phase) && observed.closed) {
           reporter.stopped('ended', look);
           return { how: 'ended', status };
         }
@@ -85,7 +87,10 @@ export async function follow(rb: RunbookClient, id: string, options: FollowOptio
           `${id} is running but ${observed.unanswered}; it goes on when a worker runs (\`mesh runbook worker\` or \`mesh runbook dev\`)`,
         );
       }
-      await delay(status ? pollMs : 2_000, undefined, { signal: stop.signal }).catch(() => undefined);
+      const closing = status !== undefined && isTerminal(status.phase);
+      await delay(closing ? 100 : status ? pollMs : 2_000, undefined, { signal: stop.signal }).catch(
+        () => undefined,
+      );
     }
     reporter.note(`detached from ${id}; it keeps running. Re-attach with \`mesh runbook watch ${id}\`.`);
     return { how: 'detached', ...(last ? { status: last } : {}) };
