@@ -31,7 +31,8 @@ export async function withClient<T>(
   const { options: connectOptions, ...target } = configuredConnection();
   let connection: Connection;
   // A refused or unresolvable address is said at once, not after the SDK's connect timeout and retries.
-  const nobody = await unreachable(connectOptions);
+  // Not with TLS: a bare TCP probe would show in the server's log as a failed handshake at every command.
+  const nobody = connectOptions.tls ? undefined : await unreachable(connectOptions);
   if (nobody) throw nobody;
   try {
     connection = await Connection.connect({ ...connectOptions, connectTimeout: 5_000 });
