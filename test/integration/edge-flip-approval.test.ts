@@ -9,6 +9,13 @@ import { decide, httpBody, isRunning, statusWhen, stepState, waitingAt } from '.
 describe('an approval is not a blank cheque: the successor is verified again right after it (real Temporal, real Docker)', () => {
   it('a successor container that stopped while the approval waited: the runbook waits again, the predecessor keeps serving; once fixed it asks anew', async () => {
     await using world = await runbookWorld();
+    /** As an operator would: started by hand, and healthy again, before asking the runbook to look. */
+    const healthy = async (name: string) => {
+      for (let tries = 0; (await world.engine.inspect(name))?.State.Health?.Status !== 'healthy'; tries++) {
+        assert.ok(tries < 150, `${name} never turned healthy`);
+        await new Promise((resolve) => setTimeout(resolve, 200));
+      }
+    };
     const input = await seedEdgeFlip(world);
     const { node } = input;
     const handle = await world.start(edgeFlip, input);
@@ -27,6 +34,7 @@ describe('an approval is not a blank cheque: the successor is verified again rig
 
     // Fixed, rechecked: the runbook asks for the approval again, on the new evidence.
     await world.engine.start(edge);
+    await healthy(edge);
     await decide(handle, 'recheck', 'recheck-successor');
     const again = await statusWhen(
       handle,
