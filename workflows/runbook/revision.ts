@@ -6,3 +6,9 @@
 export const REVISION_2 = 'runbook-revision-2';
 
 export type Revision = 1 | 2;
+
+/**
+ * A gate whose plan allows `recheck` offers it whatever the verdict says. The offered actions are part of the
+ * evidence hash a decision carries, so runbooks recorded before keep their old offers and replay.
+ */
+export const OFFER_RECHECK = 'gate-offers-recheck';

@@ -1,3 +1,4 @@
+import { patched } from '@temporalio/workflow';
 import type { RunbookStatus, WaitingVerdict } from '../contracts';
 import type { Compensations } from './compensation';
 import type { Decisions } from './decisions';
@@ -5,6 +6,7 @@ import { abortedBy, failureMessage, isAbort, isRollBack } from './failures';
 import type { ActionAt, ApprovalName, GateName, RunbookPlan, StepName, UndoName } from './plan';
 import { plannedStep } from './plan';
 import type { Progress } from './progress';
+import { OFFER_RECHECK } from './revision';
 
 /** What a gate's check found: ok (the runbook moves on), or what to show the operator while it waits. */
 export type Look =
@@ -64,7 +66,8 @@ export class Runbook<P extends RunbookPlan> {
       }
       this.progress.mark(name, 'waiting', look.note);
       // Looking again is always an answer where the plan allows it: the operator may have fixed it by hand.
-      const candidates = allowed.includes('recheck') ? withRecheck(look.actions) : look.actions;
+      const candidates =
+        allowed.includes('recheck') && patched(OFFER_RECHECK) ? withRecheck(look.actions) : look.actions;
       const offered = candidates.filter(
         (a) => allowed.includes(a) && (a === 'abort' || a === 'recheck' || act[a] !== undefined),
       );
