@@ -9,7 +9,7 @@ import { successorSpec, type EdgeScenarioOptions } from '../../mesh/local/scenar
 import type { ApplyReport, ModuleSpecInput, NodeState } from '../../mesh/schemas';
 import { edgeFlip } from '../../workflows';
 import { statusQuery, type EdgeFlipInputArg, type RunbookStatus } from '../../workflows/contracts';
-import { seedEdgeFlip } from '../support/edge-flip-seed';
+import { portsOf, seedEdgeFlip, stagingOnlySuccessor } from '../support/edge-flip-seed';
 import { runbookWorld, type RunbookWorld } from '../support/runbook-world';
 import {
   closedFailing,
@@ -49,18 +49,6 @@ class MisreportingMesh extends LocalMesh {
       appliedIds: report.appliedIds.filter((applied) => applied !== id),
     };
   }
-}
-
-/** The successor answers on its staging port but never takes the public port: public names fail after the stop. */
-function stagingOnlySuccessor(
-  ports: Pick<EdgeScenarioOptions, 'publicPort' | 'stagingPort'>,
-): ModuleSpecInput {
-  const spec = successorSpec('route-proxy', ports);
-  const serve = `echo "served by route-proxy" > /www/index.html && exec httpd -f -p 127.0.0.1:${ports.stagingPort} -h /www`;
-  return {
-    ...spec,
-    containers: spec.containers.map((c) => (c.name === 'edge' ? { ...c, command: ['sh', '-c', serve] } : c)),
-  };
 }
 
 /** The successor takes the public port once it is free but answers it wrongly (404: an empty site). */
@@ -103,12 +91,6 @@ class UnassignRefusingMesh extends MisreportingMesh {
 /** The input with a probe deadline short enough for a test that waits for the probes to give up. */
 function quickToGiveUp(input: EdgeFlipInputArg): EdgeFlipInputArg {
   return { ...input, timings: { ...input.timings, probeDeadlineMs: 4_000 } };
-}
-
-/** The ports the seeded scenario serves the public names and the successor's staging page on. */
-function portsOf(input: EdgeFlipInputArg): Pick<EdgeScenarioOptions, 'publicPort' | 'stagingPort'> {
-  const port = (address: string) => Number(new URL(address).port);
-  return { publicPort: port(input.publicAddress), stagingPort: port(input.successorAddress) };
 }
 
 const successorContainers = (world: World, node: string) =>

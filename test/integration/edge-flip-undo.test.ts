@@ -2,11 +2,9 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { ApplicationFailure } from '@temporalio/common';
 import { LocalMesh } from '../../mesh/local';
-import { successorSpec, type EdgeScenarioOptions } from '../../mesh/local/scenarios/edge-flip-incident';
-import type { ApplyReport, ModuleSpecInput, NodeState, PushReceipt } from '../../mesh/schemas';
+import type { ApplyReport, NodeState, PushReceipt } from '../../mesh/schemas';
 import { edgeFlip } from '../../workflows';
-import type { EdgeFlipInputArg } from '../../workflows/contracts';
-import { seedEdgeFlip } from '../support/edge-flip-seed';
+import { portsOf, seedEdgeFlip, stagingOnlySuccessor } from '../support/edge-flip-seed';
 import { runbookWorld } from '../support/runbook-world';
 import {
   closedFailing,
@@ -60,21 +58,6 @@ class OnePushMisreported extends LocalMesh {
 
 const world = () => runbookWorld({ mesh: (stateDir) => new OnePushMisreported({ stateDir }) });
 
-/** The successor answers on its staging port but never takes the public port: the flip must roll back. */
-function stagingOnlySuccessor(input: EdgeFlipInputArg): ModuleSpecInput {
-  const port = (address: string) => Number(new URL(address).port);
-  const ports: Pick<EdgeScenarioOptions, 'publicPort' | 'stagingPort'> = {
-    publicPort: port(input.publicAddress),
-    stagingPort: port(input.successorAddress),
-  };
-  const spec = successorSpec('route-proxy', ports);
-  const serve = `echo "served by route-proxy" > /www/index.html && exec httpd -f -p 127.0.0.1:${ports.stagingPort} -h /www`;
-  return {
-    ...spec,
-    containers: spec.containers.map((c) => (c.name === 'edge' ? { ...c, command: ['sh', '-c', serve] } : c)),
-  };
-}
-
 describe('edge-flip undo steps judge what they did and put back what the flip changed (real Temporal, real Docker)', () => {
   it('the clean push misreported: gate-clean waits; abort reassigns the predecessor, which serves again', async () => {
     await using w = await world();
@@ -108,7 +91,7 @@ describe('edge-flip undo steps judge what they did and put back what the flip ch
     w.mesh.after = 'route-proxy';
     const input = await seedEdgeFlip(w);
     const { node } = input;
-    await w.mesh.defineModule(stagingOnlySuccessor(input));
+    await w.mesh.defineModule(stagingOnlySuccessor(portsOf(input)));
     const handle = await w.start(edgeFlip, {
       ...input,
       timings: { ...input.timings, probeDeadlineMs: 4_000 },

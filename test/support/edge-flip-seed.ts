@@ -1,4 +1,9 @@
-import { seedEdgeScenario, type EdgeScenarioOptions } from '../../mesh/local/scenarios/edge-flip-incident';
+import {
+  seedEdgeScenario,
+  successorSpec,
+  type EdgeScenarioOptions,
+} from '../../mesh/local/scenarios/edge-flip-incident';
+import type { ModuleSpecInput } from '../../mesh/schemas';
 import type { EdgeFlipInputArg } from '../../workflows/contracts';
 import type { Seedable } from './local-world';
 import { FAST_TIMINGS, freePort } from './runbooks';
@@ -35,5 +40,23 @@ export async function seedEdgeFlip(world: Seedable, seed: EdgeFlipSeed = {}): Pr
     ...seeded,
     startedBy: seed.startedBy ?? 'alice',
     timings: FAST_TIMINGS,
+  };
+}
+
+/** The ports the seeded scenario serves the public names and the successor's staging page on. */
+export function portsOf(input: EdgeFlipInputArg): Pick<EdgeScenarioOptions, 'publicPort' | 'stagingPort'> {
+  const port = (address: string) => Number(new URL(address).port);
+  return { publicPort: port(input.publicAddress), stagingPort: port(input.successorAddress) };
+}
+
+/** The successor answers on its staging port but never takes the public port: public names fail after the stop. */
+export function stagingOnlySuccessor(
+  ports: Pick<EdgeScenarioOptions, 'publicPort' | 'stagingPort'>,
+): ModuleSpecInput {
+  const spec = successorSpec('route-proxy', ports);
+  const serve = `echo "served by route-proxy" > /www/index.html && exec httpd -f -p 127.0.0.1:${ports.stagingPort} -h /www`;
+  return {
+    ...spec,
+    containers: spec.containers.map((c) => (c.name === 'edge' ? { ...c, command: ['sh', '-c', serve] } : c)),
   };
 }
