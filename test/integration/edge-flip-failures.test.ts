@@ -4,9 +4,9 @@ import type { WorkflowHandle } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import { LABEL } from '../../docker/labels';
 import { MeshRefusedError } from '../../mesh/errors';
-import { LocalMesh } from '../../mesh/local';
+import { ReportTamperingMesh } from '../support/report-tampering-mesh';
 import { successorSpec, type EdgeScenarioOptions } from '../../mesh/local/scenarios/edge-flip-incident';
-import type { ApplyReport, ModuleSpecInput, NodeState } from '../../mesh/schemas';
+import type { ApplyReport, ModuleSpecInput } from '../../mesh/schemas';
 import { edgeFlip } from '../../workflows';
 import { statusQuery, type EdgeFlipInputArg, type RunbookStatus } from '../../workflows/contracts';
 import { portsOf, seedEdgeFlip, stagingOnlySuccessor } from '../support/edge-flip-seed';
@@ -27,20 +27,10 @@ import {
  * last apply) leave out one resource it did apply, as if it had applied fewer than it was sent, and no
  * hold says why. Everything else is the real local mesh.
  */
-class MisreportingMesh extends LocalMesh {
+class MisreportingMesh extends ReportTamperingMesh {
   readonly omitted = new Map<string, string>();
 
-  override async applyReport(node: string, pushId: string): Promise<ApplyReport | undefined> {
-    const report = await super.applyReport(node, pushId);
-    return report && this.tamper(report);
-  }
-
-  override async nodeState(node: string): Promise<NodeState> {
-    const state = await super.nodeState(node);
-    return { ...state, lastApply: state.lastApply && this.tamper(state.lastApply) };
-  }
-
-  private tamper(report: ApplyReport): ApplyReport {
+  protected tamper(report: ApplyReport): ApplyReport {
     const id = this.omitted.get(report.node);
     if (id === undefined || !report.appliedIds.includes(id)) return report;
     return {

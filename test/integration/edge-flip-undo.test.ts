@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { ApplicationFailure } from '@temporalio/common';
-import { LocalMesh } from '../../mesh/local';
-import type { ApplyReport, NodeState, PushReceipt } from '../../mesh/schemas';
+import { ReportTamperingMesh } from '../support/report-tampering-mesh';
+import type { ApplyReport, PushReceipt } from '../../mesh/schemas';
 import { edgeFlip } from '../../workflows';
 import { portsOf, seedEdgeFlip, stagingOnlySuccessor } from '../support/edge-flip-seed';
 import { runbookWorld } from '../support/runbook-world';
@@ -21,7 +21,7 @@ import {
  * The local mesh, except that the one push after it unassigns `after` from a node is misreported: its
  * report (and the node state's last apply) leaves out one applied resource, with no hold saying why.
  */
-class OnePushMisreported extends LocalMesh {
+class OnePushMisreported extends ReportTamperingMesh {
   after = '';
   private armed = false;
   private readonly tampered = new Set<string>();
@@ -40,17 +40,7 @@ class OnePushMisreported extends LocalMesh {
     return receipt;
   }
 
-  override async applyReport(node: string, pushId: string): Promise<ApplyReport | undefined> {
-    const report = await super.applyReport(node, pushId);
-    return report && this.tamper(report);
-  }
-
-  override async nodeState(node: string): Promise<NodeState> {
-    const state = await super.nodeState(node);
-    return { ...state, lastApply: state.lastApply && this.tamper(state.lastApply) };
-  }
-
-  private tamper(report: ApplyReport): ApplyReport {
+  protected tamper(report: ApplyReport): ApplyReport {
     if (!this.tampered.has(report.pushId) || report.appliedIds.length === 0) return report;
     return { ...report, applied: report.applied - 1, appliedIds: report.appliedIds.slice(1) };
   }
