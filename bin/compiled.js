@@ -1,12 +1,14 @@
-// Whether dist/ (tsc -p tsconfig.build.json) may run in place of the sources: its stamp is newer than every
-// source file and than the build settings. Plain JavaScript, so it costs no compilation to ask.
+// Whether dist/ (tsc -p tsconfig.build.json, then the workflow bundle) may run in place of the sources: a
+// build output is fresh when it is newer than every source file and than the build settings. Plain
+// JavaScript, so it costs no compilation to ask.
 const { readdirSync, statSync } = require('node:fs');
 const { join } = require('node:path');
 
 const ROOT = join(__dirname, '..');
-const STAMP = join(ROOT, 'dist', '.stamp');
 const SOURCES = ['cli', 'client', 'workflows', 'activities', 'worker', 'mesh', 'docker', 'config'];
 const SETTINGS = ['tsconfig.json', 'tsconfig.build.json', 'package-lock.json'];
+const STAMP = join('dist', '.stamp');
+const WORKFLOW_BUNDLE = join('dist', 'workflow-bundle.js');
 
 function newestIn(dir) {
   let newest = 0;
@@ -18,15 +20,19 @@ function newestIn(dir) {
   return newest;
 }
 
-function compiledIsFresh() {
+/** Whether `output` (relative to `root`) exists and is at least as new as every source and setting. */
+function builtIsFresh(output, root = ROOT) {
   try {
-    const built = statSync(STAMP).mtimeMs;
-    const settings = SETTINGS.map((file) => statSync(join(ROOT, file)).mtimeMs);
-    const sources = SOURCES.map((dir) => newestIn(join(ROOT, dir)));
+    const built = statSync(join(root, output)).mtimeMs;
+    const settings = SETTINGS.map((file) => statSync(join(root, file)).mtimeMs);
+    const sources = SOURCES.map((dir) => newestIn(join(root, dir)));
     return Math.max(...settings, ...sources) <= built;
   } catch {
     return false;
   }
 }
 
-module.exports = { compiledIsFresh, ROOT, SOURCES };
+const compiledIsFresh = (root = ROOT) => builtIsFresh(STAMP, root);
+const workflowBundleIsFresh = (root = ROOT) => builtIsFresh(WORKFLOW_BUNDLE, root);
+
+module.exports = { compiledIsFresh, workflowBundleIsFresh, ROOT, SOURCES, SETTINGS, STAMP, WORKFLOW_BUNDLE };

@@ -38,15 +38,15 @@ npm_packages() {
   echo "installed with npm ci"
 }
 
-# The CLI and worker run from dist/ when it is at least as new as every source (bin/compiled.js decides).
+# The CLI and worker run from dist/, and the worker from its workflow bundle, when each is at least as new
+# as every source (bin/compiled.js decides).
 compiled_js() {
-  if node -e 'process.exit(require("./bin/compiled").compiledIsFresh() ? 0 : 1)'; then
+  if node -e 'const c = require("./bin/compiled"); process.exit(c.compiledIsFresh() && c.workflowBundleIsFresh() ? 0 : 1)'; then
     echo "up to date"
     return
   fi
-  npx tsc -p tsconfig.build.json >&2
-  touch dist/.stamp
-  echo "built dist/ with tsc"
+  npm run --silent build >&2
+  echo "built dist/ with tsc and bundled the workflows"
 }
 
 docker_answers() { docker version --format '{{.Server.Version}}' >/dev/null 2>&1; }

@@ -7,6 +7,7 @@ import { watchLocalNodes } from './local-nodes';
 import { runbookLogContext } from './log-context';
 import type { ActivitiesFor, NodeSite, NodeWorkerOptions } from './node-worker';
 import { NodeWorkers } from './node-workers';
+import { prebuiltWorkflowBundle } from './workflow-bundle';
 import { workflowsFromSource } from './workflow-code';
 
 export type { ActivitiesFor, NodeSite } from './node-worker';
@@ -24,7 +25,7 @@ export interface RunbookWorkerOptions {
   namespace: string;
   deps: ActivityDeps;
   taskQueue?: string;
-  /** A pre-built workflow bundle; by default the workflows are bundled from source at start. */
+  /** A pre-built workflow bundle; by default `npm run build`'s when fresh, else bundled from source at start. */
   workflowBundle?: WorkerOptions['workflowBundle'];
   identity?: string;
   nodeQueues?: NodeQueues;
@@ -130,9 +131,10 @@ async function sharedWorker(
   taskQueue: string,
   identity: string,
 ): Promise<Worker> {
-  // A pre-built bundle holds its workflow interceptors already (scripts/run-tests.ts bundles them in).
-  const { interceptors, ...code } = options.workflowBundle
-    ? { workflowBundle: options.workflowBundle, interceptors: {} }
+  // A pre-built bundle holds its workflow interceptors already (they are bundled in).
+  const bundle = options.workflowBundle ?? prebuiltWorkflowBundle();
+  const { interceptors, ...code } = bundle
+    ? { workflowBundle: bundle, interceptors: {} }
     : workflowsFromSource();
   return Worker.create({
     connection: options.connection,
