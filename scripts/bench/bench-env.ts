@@ -127,7 +127,8 @@ export class BenchEnv {
     await attempt(() => removeNodeContainers(this.nodes, this.engine));
     await attempt(() => this.worker.stop());
     await attempt(() => this.temporal.teardown());
-    await attempt(() => rm(this.scratch, { recursive: true, force: true }));
+    // A node agent may still be writing a report as the tree goes: try again rather than leave it behind.
+    await attempt(() => rm(this.scratch, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 }));
     if (problems.length > 0) throw problems[0];
   }
 }

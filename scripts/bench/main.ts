@@ -55,7 +55,12 @@ async function bench(env: BenchEnv, options: BenchOptions): Promise<BenchResult>
   const scale: ScaleResult[] = [];
   for (const count of options.scale) {
     log(`scale: ${count} edge flip(s) at once`);
-    scale.push(await runAtScale(env, count));
+    const at = await runAtScale(env, count);
+    log(
+      `scale ${count}: ${at.completed}/${at.runbooks} completed in ${(at.totalMs / 1000).toFixed(1)} s, ` +
+        `step overhead median ${at.stepOverheadMs?.median.toFixed(0) ?? '-'} ms, worker peak ${at.workerPeakRssMb.toFixed(0)} MB`,
+    );
+    scale.push(at);
   }
   const contenders = options.contenders.map((name) => summarizeContender(name, runs));
   const wall = (name: string) => contenders.find((c) => c.contender === name)?.wallMs;
@@ -100,6 +105,8 @@ async function main(): Promise<number> {
     void env.close().finally(() => process.exit(130));
   };
   process.once('SIGINT', interrupted).once('SIGTERM', interrupted);
+  // A failure to clean up is reported after, never instead of, the bench's own failure.
+  const closed = () => env.close().catch((error: unknown) => log(`cleaning up: ${String(error)}`));
   try {
     const result = await bench(env, options);
     process.stdout.write(options.json ? `${JSON.stringify(result, null, 2)}\n` : `${renderReport(result)}\n`);
@@ -107,7 +114,7 @@ async function main(): Promise<number> {
       result.runs.every((run) => run.ok) && result.scale.every((s) => s.completed === s.runbooks);
     return allDone ? 0 : 1;
   } finally {
-    await env.close();
+    await closed();
   }
 }
 
