@@ -1,17 +1,11 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { bundleWorkflowCode } from '@temporalio/worker';
+import { buildOutputs } from '../mesh/build-outputs';
 import { PACKAGE_ROOT } from '../mesh/package-root';
 import { WORKFLOW_INTERCEPTOR_MODULES, WORKFLOWS_PATH } from './workflow-code';
 
-interface BuildOutputs {
-  WORKFLOW_BUNDLE: string;
-  workflowBundleIsFresh(root?: string): boolean;
-}
-
-// bin/compiled.js is plain JavaScript outside the compiled tree; it is found from the package root.
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const outputs = require(join(PACKAGE_ROOT, 'bin', 'compiled.js')) as BuildOutputs;
+const outputs = buildOutputs();
 
 /** Where `npm run build` writes the workflow bundle the runbook worker starts from. */
 export const PREBUILT_WORKFLOW_BUNDLE = join(PACKAGE_ROOT, outputs.WORKFLOW_BUNDLE);

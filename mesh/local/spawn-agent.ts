@@ -2,15 +2,24 @@ import { spawn } from 'node:child_process';
 import { closeSync, mkdirSync, openSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { buildOutputs } from '../build-outputs';
+import { PACKAGE_ROOT } from '../package-root';
 import type { StateLayout } from './layout';
 
-/** Compiled (dist/), the agent runs as plain JavaScript; from the sources, through tsx's loader. */
-const COMPILED = __filename.endsWith('.js');
-const AGENT_MAIN = join(__dirname, COMPILED ? 'agent-main.js' : 'agent-main.ts');
+/**
+ * The agent as plain JavaScript whenever there is a fresh build, even for a caller run from the sources
+ * (tests, the bench): every push starts an agent, and compiling it through tsx doubles its start-up.
+ * Decided once per process, like the caller's own code. Otherwise the sources through tsx's loader.
+ */
+const agentArgs = once((): string[] => {
+  if (__filename.endsWith('.js')) return [join(__dirname, 'agent-main.js')];
+  if (buildOutputs().compiledIsFresh()) return [join(PACKAGE_ROOT, 'dist', 'mesh', 'local', 'agent-main.js')];
+  return ['--import', pathToFileURL(require.resolve('tsx')).href, join(__dirname, 'agent-main.ts')];
+});
 
-/** How node starts the agent: tsx's loader by absolute URL (whatever the caller's directory), or nothing. */
-function loaderArgs(): string[] {
-  return COMPILED ? [] : ['--import', pathToFileURL(require.resolve('tsx')).href];
+function once<T>(make: () => T): () => T {
+  let made: { value: T } | undefined;
+  return () => (made ??= { value: make() }).value;
 }
 
 /**
@@ -21,7 +30,7 @@ export function spawnNodeAgent(layout: StateLayout, node: string): void {
   mkdirSync(layout.nodeDir(node), { recursive: true });
   const log = openSync(layout.agentLog(node), 'a');
   try {
-    const child = spawn(process.execPath, [...loaderArgs(), AGENT_MAIN, layout.stateDir, node], {
+    const child = spawn(process.execPath, [...agentArgs(), layout.stateDir, node], {
       detached: true,
       stdio: ['ignore', log, log],
     });

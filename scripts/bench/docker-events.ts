@@ -1,10 +1,13 @@
 import type { DockerEngine } from '../../docker/engine';
+import { LABEL } from '../../docker/labels';
 
 /** One container event as the Docker engine recorded it. */
 export interface ContainerEvent {
   /** e.g. `start`, `die`, `health_status: healthy`. */
   action: string;
   name: string;
+  /** Its mesh.container label: the container's role in its module, e.g. `edge`. */
+  container: string;
   /** Engine time, ms since the epoch (from timeNano). */
   at: number;
 }
@@ -39,9 +42,19 @@ export class ContainerEventLog {
     return new ContainerEventLog(stream as NodeJS.ReadableStream & { destroy(): void });
   }
 
-  /** When the first `action` happened at or after `since`, or undefined. */
-  firstAt(action: string, since: number): number | undefined {
-    return this.events.find((event) => event.action === action && event.at >= since)?.at;
+  /** When the first `action` (of the module's `container`, if given) happened at or after `since`. */
+  firstAt(action: string, since: number, container?: string): number | undefined {
+    return this.events.find(
+      (event) =>
+        event.action === action &&
+        event.at >= since &&
+        (container === undefined || event.container === container),
+    )?.at;
+  }
+
+  /** The module's containers seen, by their mesh.container label. */
+  containers(): string[] {
+    return [...new Set(this.events.map((event) => event.container))];
   }
 
   close(): void {
@@ -57,6 +70,7 @@ export class ContainerEventLog {
       this.events.push({
         action: event.Action ?? '',
         name: event.Actor?.Attributes?.name ?? '',
+        container: event.Actor?.Attributes?.[LABEL.container] ?? '',
         at: Math.floor((event.timeNano ?? 0) / 1e6),
       });
     }

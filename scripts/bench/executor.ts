@@ -5,7 +5,7 @@ import { readNodeAgentState } from '../../mesh/local/node-store';
 import { seedEdgeScenario } from '../../mesh/local/scenarios/edge-flip-incident';
 import { freeLocalPort } from '../../worker/ports';
 import { edgeFlip } from '../../workflows';
-import { statusQuery, type EdgeFlipInputArg, type RunbookStatus } from '../../workflows/contracts';
+import { statusQuery, Timings, type EdgeFlipInputArg, type RunbookStatus } from '../../workflows/contracts';
 import type { BenchEnv } from './bench-env';
 import { answerUntilClosed, edgeFlipAnswer, UnexpectedWait, type AnsweredWait } from './decisions';
 import { ContainerEventLog } from './docker-events';
@@ -17,6 +17,8 @@ export const SUCCESSOR = 'route-proxy';
 const STARTED_BY = 'bench';
 /** Not the starter: the approval is four-eyes. */
 const DECIDER = 'bench-operator';
+/** The runbook's default window: the bench starts its flips without timings. */
+const STABILITY_WINDOW_MS = Timings.parse({}).stabilityWindowMs;
 
 /** One edge flip through the executor, and what its status, history and the node tell about it. */
 export interface ExecutorRun {
@@ -33,6 +35,11 @@ export interface ExecutorRun {
     heldMs?: number;
     /** Docker's health_status: healthy of the successor's edge → gate-apply judged ok (its endedAt). */
     healthyMs?: number;
+    /**
+     * The moment ok became true (every successor container started at least a stability window ago, and
+     * healthy where it has a health check) → gate-apply judged ok: the gate's own latency, without the window.
+     */
+    stableMs?: number;
   };
   history: { events: number; bytes: number };
   activities: { type: string; ms: number }[];
@@ -100,8 +107,8 @@ async function driveToEnd(
 
 /** Runs a seeded edge flip to its end, answering its decisions at once; never throws for a failed runbook. */
 export async function flipThroughExecutor(env: BenchEnv, input: EdgeFlipInputArg): Promise<ExecutorRun> {
-  const successorEdge = { [LABEL.node]: input.node, [LABEL.module]: input.module, [LABEL.container]: 'edge' };
-  const edgeEvents = await ContainerEventLog.open(env.engine, successorEdge);
+  const successor = { [LABEL.node]: input.node, [LABEL.module]: input.module };
+  const events = await ContainerEventLog.open(env.engine, successor);
   const started = Date.now();
   const waits: AnsweredWait[] = [];
   let handle: WorkflowHandle<typeof edgeFlip>;
@@ -110,7 +117,7 @@ export async function flipThroughExecutor(env: BenchEnv, input: EdgeFlipInputArg
     handle = await startRunbook(env.client, edgeFlip, input, { taskQueue: env.taskQueue });
     failure = await driveToEnd(env, handle, waits);
   } finally {
-    edgeEvents.close();
+    events.close();
   }
   let status: RunbookStatus;
   try {
@@ -133,7 +140,8 @@ export async function flipThroughExecutor(env: BenchEnv, input: EdgeFlipInputArg
     waits,
     detection: {
       heldMs: await heldDetection(env, input.node, waits),
-      healthyMs: healthyDetection(edgeEvents, started, status),
+      healthyMs: healthyDetection(events, started, status),
+      stableMs: stableDetection(events, started, status),
     },
     history: { events: facts.events, bytes: facts.bytes },
     activities: facts.activities.map((a) => ({ type: a.type, ms: a.to - a.from })),
@@ -156,10 +164,35 @@ async function heldDetection(
   return written === undefined ? undefined : held.since - written;
 }
 
-function healthyDetection(edge: ContainerEventLog, since: number, status: RunbookStatus): number | undefined {
+function gateApplyOkAt(status: RunbookStatus): number | undefined {
   const gate = status.steps.find((step) => step.name === 'gate-apply' && step.state === 'done');
-  if (!gate?.endedAt) return undefined;
-  const verdictAt = Date.parse(gate.endedAt);
-  const healthyAt = edge.firstAt('health_status: healthy', since);
-  return healthyAt !== undefined && healthyAt <= verdictAt ? verdictAt - healthyAt : undefined;
+  return gate?.endedAt ? Date.parse(gate.endedAt) : undefined;
+}
+
+function healthyDetection(
+  events: ContainerEventLog,
+  since: number,
+  status: RunbookStatus,
+): number | undefined {
+  const verdictAt = gateApplyOkAt(status);
+  const healthyAt = events.firstAt('health_status: healthy', since, 'edge');
+  return verdictAt !== undefined && healthyAt !== undefined && healthyAt <= verdictAt
+    ? verdictAt - healthyAt
+    : undefined;
+}
+
+function stableDetection(
+  events: ContainerEventLog,
+  since: number,
+  status: RunbookStatus,
+): number | undefined {
+  const verdictAt = gateApplyOkAt(status);
+  const readyAt = events.containers().map((name) => {
+    const startedAt = events.firstAt('start', since, name);
+    const healthyAt = events.firstAt('health_status: healthy', since, name) ?? 0;
+    return startedAt === undefined ? undefined : Math.max(startedAt + STABILITY_WINDOW_MS, healthyAt);
+  });
+  if (verdictAt === undefined || readyAt.length === 0 || readyAt.includes(undefined)) return undefined;
+  const okAt = Math.max(...(readyAt as number[]));
+  return okAt <= verdictAt ? verdictAt - okAt : undefined;
 }

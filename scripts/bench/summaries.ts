@@ -16,7 +16,7 @@ export interface ExecutorSummary {
   /** Every step of every completed run is one sample. */
   stepOverheadMs: Summary | undefined;
   byStep: StepSummary[];
-  detection: { heldMs: Summary | undefined; healthyMs: Summary | undefined };
+  detection: { heldMs: Summary | undefined; healthyMs: Summary | undefined; stableMs: Summary | undefined };
   /** The bench's own share of the wall time: the runbook waiting (waiting.since) → the decision sent. */
   decisionLagMs: Summary | undefined;
   historyEvents: Summary | undefined;
@@ -69,6 +69,7 @@ function executorSummary(runs: ExecutorRun[]): ExecutorSummary {
     detection: {
       heldMs: summarize(defined(runs.map((run) => run.detection.heldMs))),
       healthyMs: summarize(defined(runs.map((run) => run.detection.healthyMs))),
+      stableMs: summarize(defined(runs.map((run) => run.detection.stableMs))),
     },
     decisionLagMs: summarize(runs.flatMap((run) => run.waits.map((w) => w.decidedAt - w.since))),
     historyEvents: summarize(runs.map((run) => run.history.events)),
