@@ -108,7 +108,11 @@ async function main(): Promise<number> {
   // A failure to clean up is reported after, never instead of, the bench's own failure.
   const closed = () => env.close().catch((error: unknown) => log(`cleaning up: ${String(error)}`));
   try {
-    const result = await bench(env, options);
+    const result = await bench(env, options).catch((error: unknown) => {
+      // Said before the clean-up, which closes the client under calls that may still be retrying.
+      log(`failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+      throw error;
+    });
     process.stdout.write(options.json ? `${JSON.stringify(result, null, 2)}\n` : `${renderReport(result)}\n`);
     const allDone =
       result.runs.every((run) => run.ok) && result.scale.every((s) => s.completed === s.runbooks);
