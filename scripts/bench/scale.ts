@@ -37,8 +37,14 @@ export async function runAtScale(env: BenchEnv, count: number): Promise<ScaleRes
   try {
     env.worker.resetPeak();
     const started = Date.now();
-    const runs: ExecutorRun[] = await Promise.all(inputs.map((input) => flipThroughExecutor(env, input)));
+    // One flip the bench could not follow (a client call timing out on a loaded server) is a failure of
+    // that flip, not of the other runs.
+    const settled = await Promise.allSettled(inputs.map((input) => flipThroughExecutor(env, input)));
     const totalMs = Date.now() - started;
+    const runs: ExecutorRun[] = settled.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
+    const lost = settled.flatMap((s, i) =>
+      s.status === 'rejected' ? [`${inputs[i]?.node}: the bench lost track: ${String(s.reason)}`] : [],
+    );
     const completed = runs.filter((run) => run.completed);
     return {
       runbooks: count,
@@ -47,7 +53,7 @@ export async function runAtScale(env: BenchEnv, count: number): Promise<ScaleRes
       runbookWallMs: summarize(completed.map((run) => run.wallMs)),
       stepOverheadMs: summarize(completed.flatMap((run) => run.steps.map((s) => s.overheadMs))),
       workerPeakRssMb: env.worker.peakRss() / 2 ** 20,
-      failures: runs.flatMap((run) => (run.failure ? [`${run.node}: ${run.failure}`] : [])),
+      failures: [...lost, ...runs.flatMap((run) => (run.failure ? [`${run.node}: ${run.failure}`] : []))],
     };
   } finally {
     for (const input of inputs) await env.removeNode(input.node);
