@@ -5,7 +5,7 @@ import { fleetWorkflowId, FLEET_NODE, type EdgeFlipFleetInputArg } from '../work
 import { MESH_KIND, MESH_MODULE, MESH_NODE, MESH_PHASE } from '../workflows/search-attributes';
 
 /** The order the fleet's nodes run in, as one line: `canary novox, then waves of 2: a, b | c`. */
-export function fleetOrder(input: Pick<EdgeFlipFleetInputArg, 'runbooks' | 'waveSize'>): string {
+export function fleetOrderLine(input: Pick<EdgeFlipFleetInputArg, 'runbooks' | 'waveSize'>): string {
   const [canary, ...rest] = input.runbooks.map((runbook) => runbook.node);
   const size = input.waveSize ?? 1;
   const waves: string[] = [];
@@ -33,7 +33,7 @@ export async function startEdgeFlipFleet(
     memo: { [QUEUE_MEMO]: options.taskQueue },
     staticSummary: `edge-flip fleet of ${nodes.length} nodes to ${input.module} (started by ${input.startedBy})`,
     staticDetails: [
-      `**order:** ${fleetOrder(input)}`,
+      `**order:** ${fleetOrderLine(input)}`,
       `**nodes' runbooks:** ${nodes.map(runbookWorkflowId).join(', ')}`,
       'The fleet waits whenever a node waits (decide on the node; the fleet goes on when it does) and starts no other node meanwhile; a node that fails or rolls back pauses it for `continue` or `abort`. Abort cancels the running nodes: their undo steps run.',
     ].join('\n\n'),

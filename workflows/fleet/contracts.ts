@@ -1,7 +1,7 @@
 import { defineSignal } from '@temporalio/workflow';
 import { z } from 'zod';
 import { Name } from '../../mesh/schemas';
-import { EdgeFlipInput, Phase, runbookWorkflowId, Waiting } from '../contracts';
+import { EdgeFlipInput, Phase, runbookWorkflowId, Waiting, type RunbookKind } from '../contracts';
 
 /**
  * Wire names of fleet runbooks: a parent runbook that runs one kind's per-node runbook as a child workflow
@@ -52,3 +52,9 @@ export const childReportSignal = defineSignal<[ChildReport]>('childReport');
 
 /** What the fleet offers when it pauses: continue only after a node ended badly, never while one waits. */
 export const FLEET_ACTIONS = ['continue', 'abort'] as const;
+
+/** Each fleet's workflow type (its workflow function's name) and the kind of runbook its nodes run. */
+export const FLEET_WORKFLOW_TYPES = { edgeFlipFleet: 'edge-flip' } as const satisfies Record<
+  string,
+  RunbookKind
+>;
