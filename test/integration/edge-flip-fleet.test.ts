@@ -27,14 +27,17 @@ describe('edge-flip fleet: each node runs its own runbook as a child, canary fir
     const nodes = input.runbooks.map((r) => r.node);
     const held = nodes[2]!;
     const fleet = await startFleet(world, input);
+    /** Answers the node's waits (on the node itself) until it approved; the fleet waits at each one. */
+    const flipThrough = async (node: string) => {
+      for (;;) {
+        const paused = await fleetWaitsOrEnds(fleet);
+        assert.equal(paused.waiting?.gate, node);
+        if ((await answerNode(world, fleet, node)) === 'approve') return;
+      }
+    };
 
     // Every node waits at its approval; the fleet waits with it, one node at a time.
-    for (const node of nodes.slice(0, 2)) {
-      const paused = await fleetWaitsOrEnds(fleet);
-      assert.equal(paused.waiting?.gate, node);
-      assert.equal(paused.waiting?.verdict, 'approval');
-      assert.equal(await answerNode(world, fleet, node), 'approve');
-    }
+    for (const node of nodes.slice(0, 2)) await flipThrough(node);
 
     const paused = await fleetWaitsOrEnds(fleet);
     assert.equal(paused.phase, 'waiting');
@@ -61,13 +64,8 @@ describe('edge-flip fleet: each node runs its own runbook as a child, canary fir
     assert.equal(await nodeStarted(world, nodes[3]!), false, 'no node starts while one waits');
 
     assert.equal(await answerNode(world, fleet, held), 'take');
-    const approval = await fleetWaitsOrEnds(fleet);
-    assert.equal(approval.waiting?.gate, held);
-    assert.equal(approval.waiting?.verdict, 'approval');
-    assert.equal(await answerNode(world, fleet, held), 'approve');
-    const last = await fleetWaitsOrEnds(fleet);
-    assert.equal(last.waiting?.gate, nodes[3]);
-    await answerNode(world, fleet, nodes[3]!);
+    await flipThrough(held);
+    await flipThrough(nodes[3]!);
 
     const done = await fleet.result();
     assert.equal(done.phase, 'completed');

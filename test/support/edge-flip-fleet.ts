@@ -69,6 +69,14 @@ export async function nodeStarted(world: RunbookWorld, node: string): Promise<bo
 }
 
 /**
+ * The operator's way forward at a node's wait: take, approve, else look again (a container slow to turn
+ * healthy on a loaded machine waits at a gate for recheck).
+ */
+export function forward(actions: readonly string[]): string {
+  return ['take', 'approve', 'recheck', 'retry'].find((a) => actions.includes(a)) ?? 'abort';
+}
+
+/**
  * Decides on the node the fleet waits for, as an operator does: `take` where offered, else `approve` (by
  * bob, not alice who started it: four eyes); then waits until the fleet no longer waits at that wait.
  */
@@ -76,7 +84,7 @@ export async function answerNode(world: RunbookWorld, fleet: WorkflowHandle, nod
   const before = await fleet.query(statusQuery);
   const own = world.client.workflow.getHandle(runbookWorkflowId(node));
   const waiting = (await statusWhen(own, (s) => s.waiting !== null)).waiting;
-  const action = waiting?.actions.includes('take') ? 'take' : 'approve';
+  const action = forward(waiting?.actions ?? []);
   await decide(own, action, undefined, 'bob');
   await statusWhen(fleet, (s) => s.waiting?.since !== before.waiting?.since);
   return action;
