@@ -15,9 +15,10 @@ import { automaticAnswer, say } from './story';
 
 const MODULE = 'route-proxy';
 
-/** The fleet demo's nodes: the canary and two plain nodes around the held one (novox, or --node). */
+/** The fleet demo's nodes: the canary and two plain nodes around the held one (novox, or --node's name). */
 export function fleetDemoNodes(held: string): string[] {
-  return ['edge1', 'edge2', held, 'edge4'];
+  const plain = (n: number) => (held === 'novox' ? `edge${n}` : `${held}-${n}`);
+  return [plain(1), plain(2), held, plain(4)];
 }
 
 /**
