@@ -10,7 +10,7 @@ import { acquireLock, StateLayout } from '../../../mesh/local';
 export async function resetDemoState(
   stateDir: string,
   localState: string,
-  demoNodes: string[],
+  ...demoNodes: string[]
 ): Promise<void> {
   const layout = new StateLayout(localState);
   const nodes = await readdir(layout.nodesDir).catch(() => [] as string[]);

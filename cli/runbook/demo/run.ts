@@ -30,7 +30,7 @@ export async function runDemo(settings: DemoSettings): Promise<void> {
   const story = STORIES[settings.kind ?? 'edge-flip'];
   const stateDir = resolve(settings.stateDir);
   const node = settings.node ?? story.defaultNode;
-  await resetDemoState(stateDir, localStateOf(stateDir), [node]);
+  await resetDemoState(stateDir, localStateOf(stateDir), node);
   await onDemoServer(stateDir, settings, false, async (session) => {
     const runbook = await story.seed(session.mesh, node, portOr);
     await runbook.start(session.rb.client, session.rb.taskQueue);
@@ -44,7 +44,7 @@ export async function runDemo(settings: DemoSettings): Promise<void> {
 async function runFleetDemo(settings: DemoSettings): Promise<void> {
   const stateDir = resolve(settings.stateDir);
   const nodes = fleetDemoNodes(settings.node ?? 'novox');
-  await resetDemoState(stateDir, localStateOf(stateDir), nodes);
+  await resetDemoState(stateDir, localStateOf(stateDir), ...nodes);
   await onDemoServer(stateDir, settings, false, async (session) => {
     await followFleet(session, await startFleetDemo(session, nodes, portOr));
   });
