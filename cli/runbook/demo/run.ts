@@ -10,11 +10,11 @@ import { followAndDecide, type DemoSession } from './answer';
 import { dataPathMoveDemo } from './data-path-move';
 import { startDev } from './dev';
 import { edgeFlipDemo } from './edge-flip';
-import { fleetDemoNodes, followFleet, startFleetDemo } from './fleet';
 import { readDemoRecord, writeDemoRecord } from './record';
 import { resetDemoState } from './reset';
 import { DEMO_STATE_DIR, type DemoKind, type DemoSettings } from './settings';
 import { say, type DemoStory } from './story';
+import { fleetDemoNodes, followFleet, startFleetDemo } from './fleet';
 
 const STORIES: Record<Exclude<DemoKind, 'fleet'>, DemoStory> = {
   'edge-flip': edgeFlipDemo,
