@@ -11,13 +11,16 @@ import { startRunbook } from '../client/start-runbook';
 import { DockerEngine, LABEL } from '../docker/engine';
 import { acquireLock, LocalMesh } from '../mesh/local';
 import { seedEdgeScenario } from '../mesh/local/scenarios/edge-flip-incident';
+import { seedEdgeFleet } from '../mesh/local/scenarios/edge-fleet';
 import { seedForgeScenario } from '../mesh/local/scenarios/forge-move';
+import { startEdgeFlipFleet } from '../client/start-fleet';
 import { removeImages } from '../test/support/docker';
 import { decide, freePort, statusWhen, waitingAt } from '../test/support/runbooks';
 import { createRunbookWorker } from '../worker/create-worker';
 import { devServerExecutable } from '../worker/temporal-binary';
 import { workflowsFromSource } from '../worker/workflow-code';
-import { dataPathMove, edgeFlip } from '../workflows';
+import { dataPathMove, edgeFlip, edgeFlipFleet } from '../workflows';
+import { runbookWorkflowId } from '../workflows/contracts';
 import { RunbookPolicy } from '../workflows/policy';
 import { MESH_SEARCH_ATTRIBUTES } from '../workflows/search-attributes';
 import type { DataPathMoveInputArg, EdgeFlipInputArg, RunbookStatus } from '../workflows/contracts';
@@ -29,7 +32,8 @@ import type { DataPathMoveInputArg, EdgeFlipInputArg, RunbookStatus } from '../w
  * its own, by a production-built worker over a real local mesh. Re-record after an intended,
  * `patched()`-guarded change to the workflow, and commit the JSON with it.
  *
- *   npx tsx scripts/record-histories.ts
+ *   npx tsx scripts/record-histories.ts                          # every story
+ *   npx tsx scripts/record-histories.ts edge-flip-fleet.json     # only the stories named by file
  */
 
 const root = join(__dirname, '..');
@@ -50,7 +54,11 @@ interface Story {
   /** Fixed, so a re-recording differs from the last one only in ports, paths and times. */
   node: string;
   start(client: Client, mesh: LocalMesh, node: string): Promise<WorkflowHandle>;
-  drive(handle: WorkflowHandle): Promise<void>;
+  drive(handle: WorkflowHandle, client: Client): Promise<void>;
+  /** Other runs the story started (a fleet's nodes) whose histories are recorded too: file → workflow id. */
+  children?: Record<string, string>;
+  /** The nodes the story seeds besides `node`, whose containers go after it. */
+  nodes?: string[];
 }
 
 /** Reminders within a second, so the recorded waits hold reminder timers and activities too. */
@@ -104,6 +112,50 @@ const STORIES: Story[] = [
     },
   },
   {
+    // A fleet of two: the canary approved on itself, then the held node taken and approved on itself.
+    file: 'edge-flip-fleet.json',
+    node: 'hist-fleet-canary',
+    nodes: ['hist-fleet-held'],
+    children: { 'edge-flip-fleet-child-held.json': runbookWorkflowId('hist-fleet-held') },
+    async start(client, mesh, node) {
+      const seeded = await seedEdgeFleet(mesh, {
+        predecessor: 'caddy',
+        successor: 'route-proxy',
+        nodes: [
+          { node, publicPort: await freePort(), stagingPort: await freePort(), leftovers: false },
+          {
+            node: 'hist-fleet-held',
+            publicPort: await freePort(),
+            stagingPort: await freePort(),
+            leftovers: true,
+          },
+        ],
+      });
+      const runbooks = seeded.map((s) => ({
+        ...s,
+        module: 'route-proxy',
+        predecessor: 'caddy',
+        startedBy: 'recorder',
+        timings: TIMINGS,
+      }));
+      const input = { module: 'route-proxy', runbooks, waveSize: 1, startedBy: 'recorder' };
+      return startEdgeFlipFleet(client, edgeFlipFleet, input, { taskQueue: TASK_QUEUE });
+    },
+    async drive(fleet, client) {
+      const onNode = (node: string) => client.workflow.getHandle(runbookWorkflowId(node));
+      await statusWhen(fleet, waitingAt('hist-fleet-canary'), 120_000);
+      const canary = onNode('hist-fleet-canary');
+      await statusWhen(canary, waitingAt('approve-stop-predecessor'), 120_000);
+      await decide(canary, 'approve', undefined, 'reviewer');
+      const held = await statusWhen(fleet, waitingAt('hist-fleet-held'), 120_000);
+      if (held.waiting?.verdict !== 'held') throw new Error(`expected a hold, got ${held.waiting?.verdict}`);
+      const node = onNode('hist-fleet-held');
+      await decide(node, 'take', undefined, 'recorder');
+      await statusWhen(node, waitingAt('approve-stop-predecessor'), 120_000);
+      await decide(node, 'approve', undefined, 'reviewer');
+    },
+  },
+  {
     // The forge incident: the push leaves the container on A; recreate catches up and recreates it on B.
     file: 'data-path-move-recreate.json',
     node: 'hist-forge',
@@ -139,20 +191,37 @@ const STORIES: Story[] = [
 
 async function record(client: Client, mesh: LocalMesh, story: Story): Promise<string> {
   const handle = await story.start(client, mesh, story.node);
-  await story.drive(handle);
+  await story.drive(handle, client);
   const status = (await handle.result()) as RunbookStatus;
   if (status.phase !== 'completed') throw new Error(`${story.file}: the runbook ended ${status.phase}`);
-  const path = join(OUT, story.file);
-  const history = await handle.fetchHistory();
-  await writeFile(path, `${historyToJSON(history)}\n`);
-  // A history that does not replay against the code that wrote it is not worth committing.
-  await Worker.runReplayHistory(workflowsFromSource(), history, handle.workflowId);
-  return `${relative(root, path)}: ${history.events?.length ?? 0} events`;
+  const runs = { [story.file]: handle.workflowId, ...story.children };
+  const written: string[] = [];
+  for (const [file, workflowId] of Object.entries(runs)) {
+    const path = join(OUT, file);
+    const history = await client.workflow.getHandle(workflowId).fetchHistory();
+    await writeFile(path, `${historyToJSON(history)}\n`);
+    // A history that does not replay against the code that wrote it is not worth committing.
+    await Worker.runReplayHistory(workflowsFromSource(), history, workflowId);
+    written.push(`${relative(root, path)}: ${history.events?.length ?? 0} events`);
+  }
+  return written.join('\n');
+}
+
+/** The stories named on the command line (by file), else every one. */
+function chosen(): Story[] {
+  const named = process.argv.slice(2);
+  if (named.length === 0) return STORIES;
+  const unknown = named.filter((file) => !STORIES.some((story) => story.file === file));
+  if (unknown.length > 0)
+    throw new Error(
+      `no story records ${unknown.join(', ')}; the files are ${STORIES.map((s) => s.file).join(', ')}`,
+    );
+  return STORIES.filter((story) => named.includes(story.file));
 }
 
 /** Containers of the recording's nodes, from this run or an interrupted earlier one. */
 async function removeContainers(engine: DockerEngine): Promise<void> {
-  for (const { node } of STORIES) {
+  for (const node of STORIES.flatMap((story) => [story.node, ...(story.nodes ?? [])])) {
     const found = await engine.listByLabels({ [LABEL.node]: node });
     await Promise.all(found.map((c) => engine.remove(c.Id)));
   }
@@ -189,11 +258,11 @@ async function main(): Promise<void> {
       identity: 'record-histories',
     });
     await worker.runUntil(async () => {
-      for (const story of STORIES) process.stdout.write(`${await record(client, mesh, story)}\n`);
+      for (const story of chosen()) process.stdout.write(`${await record(client, mesh, story)}\n`);
     });
   } finally {
     await env.teardown();
-    for (const { node } of STORIES) {
+    for (const node of STORIES.flatMap((story) => [story.node, ...(story.nodes ?? [])])) {
       // A node agent may still be applying: wait for it, so it creates nothing after the cleanup.
       const release = await acquireLock(mesh.layout.nodeLock(node), { timeoutMs: 60_000 }).catch(
         () => undefined,

@@ -1,5 +1,6 @@
 /** The workflows the worker registers: one file per runbook, the locks they share, a node's clearance. */
 export { edgeFlip } from './edge-flip';
 export { dataPathMove } from './data-path-move';
+export { edgeFlipFleet } from './fleet';
 export { runbookLocks } from './lock';
 export { clearNode } from './clear-node';

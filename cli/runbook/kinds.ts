@@ -1,5 +1,6 @@
 import { userInfo } from 'node:os';
 import { RUNBOOK_KINDS, runbookWorkflowId, type RunbookKind } from '../../workflows/contracts';
+import { FLEET_WORKFLOW_TYPES } from '../../workflows/fleet/contracts';
 import { NAME_PATTERN } from '../../mesh/schemas';
 import { UsageError } from '../errors';
 
@@ -12,13 +13,24 @@ export function workflowTypeOf<K extends RunbookKind>(kind: K): CamelCase<K> {
   return kind.replace(/-([a-z])/g, (_, letter: string) => letter.toUpperCase()) as CamelCase<K>;
 }
 
+/** The kind of runbook a workflow type runs: its own, or for a fleet the kind each of its nodes runs. */
 export function kindOfWorkflowType(type: string): RunbookKind | undefined {
-  return RUNBOOK_KINDS.find((kind) => workflowTypeOf(kind) === type);
+  return (
+    RUNBOOK_KINDS.find((kind) => workflowTypeOf(kind) === type) ??
+    (FLEET_WORKFLOW_TYPES as Record<string, RunbookKind>)[type]
+  );
+}
+
+/** Every workflow type that is a runbook: each kind's, and each fleet's. */
+export function runbookWorkflowTypes(): string[] {
+  return [...RUNBOOK_KINDS.map(workflowTypeOf), ...Object.keys(FLEET_WORKFLOW_TYPES)];
 }
 
 /** The visibility query for every runbook on one task queue. */
 export function runbooksQuery(taskQueue: string): string {
-  const types = RUNBOOK_KINDS.map((kind) => `'${workflowTypeOf(kind)}'`).join(', ');
+  const types = runbookWorkflowTypes()
+    .map((type) => `'${type}'`)
+    .join(', ');
   return `WorkflowType IN (${types}) AND TaskQueue = '${taskQueue.replace(/'/g, "\\'")}'`;
 }
 

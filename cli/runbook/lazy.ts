@@ -3,6 +3,7 @@ import type * as Clear from './clear/run-clear';
 import type * as Client from './client';
 import type * as Decision from './decide/decision';
 import type * as Demo from './demo/run';
+import type * as Fleet from './start/fleet-launch';
 import type * as Follow from './follow/follow';
 import type * as HistoryRead from './history/read';
 import type * as HistoryRender from './history/render';
@@ -24,6 +25,7 @@ export const load = {
   client: () => require('./client') as typeof Client,
   decision: () => require('./decide/decision') as typeof Decision,
   demo: () => require('./demo/run') as typeof Demo,
+  fleet: () => require('./start/fleet-launch') as typeof Fleet,
   follow: () => require('./follow/follow') as typeof Follow,
   historyRead: () => require('./history/read') as typeof HistoryRead,
   historyRender: () => require('./history/render') as typeof HistoryRender,

@@ -8,6 +8,7 @@ import { DefaultLogger, Runtime, Worker, type ReplayWorkerOptions } from '@tempo
 import { DeterminismViolationError } from '@temporalio/workflow';
 import { workflowsFromSource } from '../../worker/workflow-code';
 import { runbookWorkflowId, type EdgeFlipInput } from '../../workflows/contracts';
+import { fleetWorkflowId } from '../../workflows/fleet/contracts';
 
 /**
  * Histories recorded by scripts/record-histories.ts (real runs on a dev server), replayed against the
@@ -91,6 +92,41 @@ describe('the runbooks replay their committed histories', () => {
     ])
       assert.ok(activities.includes(step), `the recording reaches ${step}`);
     assert.equal(acceptedUpdates(history), 2);
+    await Worker.runReplayHistory(current(), history, workflowIdOf(history));
+  });
+
+  it('edge-flip-fleet.json (a fleet of two: canary approved, held node taken and approved, each on itself) replays', async () => {
+    const history = readHistory('edge-flip-fleet.json');
+    const events = history.events ?? [];
+    const children = events.flatMap((e) => {
+      const id = e.startChildWorkflowExecutionInitiatedEventAttributes?.workflowId;
+      return id ? [id] : [];
+    });
+    assert.deepEqual(children, [
+      runbookWorkflowId('hist-fleet-canary'),
+      runbookWorkflowId('hist-fleet-held'),
+    ]);
+    const reports = events.filter(
+      (e) => e.workflowExecutionSignaledEventAttributes?.signalName === 'childReport',
+    );
+    assert.ok(reports.length >= 4, `the nodes reported their waits: ${reports.length}`);
+    assert.equal(acceptedUpdates(history), 0, 'every decision was taken on the nodes themselves');
+    await Worker.runReplayHistory(current(), history, fleetWorkflowId('route-proxy'));
+  });
+
+  it("edge-flip-fleet-child-held.json (a fleet's node: held → take → approve, reporting to its fleet) replays", async () => {
+    const history = readHistory('edge-flip-fleet-child-held.json');
+    const events = history.events ?? [];
+    assert.ok(activityTypes(history).includes('takeModule'));
+    assert.ok(activityTypes(history).includes('stopModuleContainers'));
+    const signalled = events.filter(
+      (e) => e.signalExternalWorkflowExecutionInitiatedEventAttributes?.signalName === 'childReport',
+    );
+    assert.ok(signalled.length >= 4, `the node told its fleet of its waits: ${signalled.length}`);
+    assert.equal(
+      events[0]?.workflowExecutionStartedEventAttributes?.parentWorkflowExecution?.workflowId,
+      fleetWorkflowId('route-proxy'),
+    );
     await Worker.runReplayHistory(current(), history, workflowIdOf(history));
   });
 

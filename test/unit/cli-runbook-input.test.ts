@@ -9,6 +9,7 @@ import {
   runbooksQuery,
   workflowTypeOf,
 } from '../../cli/runbook/kinds';
+import { edgeFlipFleet } from '../../workflows';
 
 const GOOD: EdgeFlipOptions = {
   node: 'novox',
@@ -63,9 +64,10 @@ describe('runbook CLI input', () => {
     assert.equal(workflowTypeOf('data-path-move'), 'dataPathMove');
     assert.equal(kindOfWorkflowType('dataPathMove'), 'data-path-move');
     assert.equal(kindOfWorkflowType('somethingElse'), undefined);
+    assert.equal(kindOfWorkflowType(edgeFlipFleet.name), 'edge-flip', 'a fleet runs edge flips');
     assert.equal(
       runbooksQuery('mesh-runbook'),
-      "WorkflowType IN ('edgeFlip', 'dataPathMove') AND TaskQueue = 'mesh-runbook'",
+      "WorkflowType IN ('edgeFlip', 'dataPathMove', 'edgeFlipFleet') AND TaskQueue = 'mesh-runbook'",
     );
     assert.equal(kindList(), 'edge-flip and data-path-move');
   });

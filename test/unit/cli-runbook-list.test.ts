@@ -6,7 +6,8 @@ import { listQuery } from '../../cli/runbook/list/query';
 import { formatRows, rowOf } from '../../cli/runbook/list/list';
 import { MESH_KIND, MESH_NODE, MESH_PHASE, MESH_WAITING_ON } from '../../workflows/search-attributes';
 
-const BASE = "WorkflowType IN ('edgeFlip', 'dataPathMove', 'clearNode') AND TaskQueue = 'mesh-runbook'";
+const BASE =
+  "WorkflowType IN ('edgeFlip', 'dataPathMove', 'edgeFlipFleet', 'clearNode') AND TaskQueue = 'mesh-runbook'";
 
 function info(
   status: string,
@@ -47,7 +48,7 @@ describe('runbook list (clearances of nodes among them)', () => {
     );
     assert.equal(
       listQuery("it's", { node: "a'b" }),
-      "WorkflowType IN ('edgeFlip', 'dataPathMove', 'clearNode') AND TaskQueue = 'it\\'s' AND MeshNode = 'a\\'b'",
+      "WorkflowType IN ('edgeFlip', 'dataPathMove', 'edgeFlipFleet', 'clearNode') AND TaskQueue = 'it\\'s' AND MeshNode = 'a\\'b'",
     );
   });
 

@@ -135,8 +135,24 @@ export class Decisions {
     return decision;
   }
 
-  private async untilDecided(waiting: Waiting): Promise<void> {
-    const decided = () => this.pending !== undefined;
+  /**
+   * Like `await`, but the wait also ends, undecided, as soon as `over()` holds (a fleet whose waiting node
+   * moved on): then it resolves to undefined and no decision fits the gate any more.
+   */
+  async awaitUnless(request: WaitingRequest, over: () => boolean): Promise<RecordedDecision | undefined> {
+    const waiting = this.progress.waitFor(request);
+    this.shown.set(waiting.evidence, waiting);
+    this.pending = undefined;
+    await this.untilDecided(waiting, over);
+    const decision = this.pending;
+    this.pending = undefined;
+    if (decision) this.progress.resume(decision);
+    else this.progress.leaveWait();
+    return decision;
+  }
+
+  private async untilDecided(waiting: Waiting, over: () => boolean = () => false): Promise<void> {
+    const decided = () => this.pending !== undefined || over();
     if (!this.policy) return condition(decided);
     const summary = `remind the operators if still waiting at ${waiting.gate}`;
     let quiet = this.policy.reminders.afterMs;

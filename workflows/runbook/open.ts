@@ -15,6 +15,7 @@ import { Decisions } from './decisions';
 import { renderDetails } from './details';
 import { finish } from './finish';
 import { Locks } from './locks';
+import { parentReporter } from './parent-report';
 import { listedSteps, type RunbookPlan } from './plan';
 import { Progress } from './progress';
 import { Runbook } from './runbook';
@@ -58,9 +59,11 @@ export async function openRunbook<P extends RunbookPlan>(
   // Runbooks started before decisions carried evidence replay without policy, reminders or search attributes.
   const operatorUi = patched('operator-ui');
   const searchAttributes = operatorUi ? searchAttributePublisher() : () => undefined;
+  const tellFleet = parentReporter();
   progress.onChange((status) => {
     searchAttributes(status);
     setCurrentDetails(renderDetails(status));
+    tellFleet(status);
   });
   logContext.step = 'start';
   // The worker parsed it from its config; the history keeps what applied.

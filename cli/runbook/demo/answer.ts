@@ -80,7 +80,7 @@ function stopped(session: DemoSession, exitCode: number, why: string, hint = '')
 }
 
 /** The operator's answer on the terminal; undefined on Ctrl-C. */
-async function ask(waiting: Waiting): Promise<string | undefined> {
+export async function ask(waiting: Waiting): Promise<string | undefined> {
   const prompt = createInterface({ input: process.stdin, output: process.stdout });
   const ctrlC = new AbortController();
   prompt.on('SIGINT', () => ctrlC.abort());

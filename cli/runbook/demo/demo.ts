@@ -11,7 +11,10 @@ export function registerDemo(runbook: Command): void {
     .description(
       'replay an incident as a runbook that waits, on a local Temporal dev server and local Docker',
     )
-    .argument('[kind]', 'edge-flip (the novox incident, default) or data-path-move (the forge incident)')
+    .argument(
+      '[kind]',
+      'edge-flip (the novox incident, default), data-path-move (the forge incident) or fleet (four nodes flipped by one fleet runbook, novox held in the middle)',
+    )
     .option('--yes', 'answer each gate itself (take, recreate, approve), printing every decision')
     .option(
       '--resume',
@@ -21,7 +24,10 @@ export function registerDemo(runbook: Command): void {
       '--state-dir <dir>',
       'where the demo keeps its server database and local mesh (default ~/.local/state/mesh/demo)',
     )
-    .option('--node <name>', 'the demo node (default novox, or forge1 for data-path-move)')
+    .option(
+      '--node <name>',
+      'the demo node (default novox, or forge1 for data-path-move; for fleet, the held node in the middle)',
+    )
     .option('--port <port>', 'the Temporal gRPC port (default 7233, or a free one when it is taken)')
     .option('--ui-port <port>', 'the Web UI port (default 8233, or a free one when it is taken)')
     .option('--keep-running', 'keep the server, worker and Web UI up after the demo, until Ctrl-C')
@@ -29,7 +35,7 @@ export function registerDemo(runbook: Command): void {
       if (kind !== undefined && !isDemoKind(kind))
         throw new UsageError(
           `There is no ${kind} demo.`,
-          'Run `mesh runbook demo edge-flip` or `mesh runbook demo data-path-move`.',
+          'Run `mesh runbook demo edge-flip`, `mesh runbook demo data-path-move` or `mesh runbook demo fleet`.',
         );
       const settings = parseOptions(DemoSettings, { kind, ...options }, ['kind']);
       if (!findTemporalCli())

@@ -14,8 +14,9 @@ import { readDemoRecord, writeDemoRecord } from './record';
 import { resetDemoState } from './reset';
 import { DEMO_STATE_DIR, type DemoKind, type DemoSettings } from './settings';
 import { say, type DemoStory } from './story';
+import { fleetDemoNodes, followFleet, startFleetDemo } from './fleet';
 
-const STORIES: Record<DemoKind, DemoStory> = {
+const STORIES: Record<Exclude<DemoKind, 'fleet'>, DemoStory> = {
   'edge-flip': edgeFlipDemo,
   'data-path-move': dataPathMoveDemo,
 };
@@ -25,6 +26,7 @@ const DEMO_TASK_QUEUE = 'mesh-runbook-demo';
 
 /** A fresh demo: its state reset, `mesh runbook dev` on it, the incident seeded, its runbook started. */
 export async function runDemo(settings: DemoSettings): Promise<void> {
+  if (settings.kind === 'fleet') return runFleetDemo(settings);
   const story = STORIES[settings.kind ?? 'edge-flip'];
   const stateDir = resolve(settings.stateDir);
   const node = settings.node ?? story.defaultNode;
@@ -38,8 +40,23 @@ export async function runDemo(settings: DemoSettings): Promise<void> {
   });
 }
 
+/** Four nodes flipped by one fleet runbook, the held node in the middle; the nodes decided on themselves. */
+async function runFleetDemo(settings: DemoSettings): Promise<void> {
+  const stateDir = resolve(settings.stateDir);
+  const nodes = fleetDemoNodes(settings.node ?? 'novox');
+  await resetDemoState(stateDir, localStateOf(stateDir), ...nodes);
+  await onDemoServer(stateDir, settings, false, async (session) => {
+    await followFleet(session, await startFleetDemo(session, nodes, portOr));
+  });
+}
+
 /** `--resume`: the demo's runbook where it stands, on the same state, server database and task queue. */
 export async function resumeDemo(settings: DemoSettings): Promise<void> {
+  if (settings.kind === 'fleet')
+    throw new UsageError(
+      'The fleet demo cannot be resumed; its fleet runbook goes on in `mesh runbook dev` with --keep-running.',
+      'Run `mesh runbook demo fleet --yes` again (it starts afresh), or follow the fleet with `mesh runbook watch fleet-route-proxy`.',
+    );
   const stateDir = resolve(settings.stateDir);
   const record = await readDemoRecord(stateDir);
   const runbook = STORIES[record.kind].reopen(record.input);

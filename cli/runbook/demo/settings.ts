@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { Port } from '../options';
 
 export const DEMO_STATE_DIR = join(homedir(), '.local', 'state', 'mesh', 'demo');
-export const DEMO_KINDS = ['edge-flip', 'data-path-move'] as const;
+export const DEMO_KINDS = ['edge-flip', 'data-path-move', 'fleet'] as const;
 export type DemoKind = (typeof DEMO_KINDS)[number];
 export const isDemoKind = (kind: string): kind is DemoKind =>
   (DEMO_KINDS as readonly string[]).includes(kind);

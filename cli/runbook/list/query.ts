@@ -1,8 +1,7 @@
 import type { Phase } from '../../../workflows/contracts';
 import { MESH_NODE, MESH_PHASE, WAITING_QUERY } from '../../../workflows/search-attributes';
 import { CLEARANCE_TYPE } from '../../../client/clearance-names';
-import { RUNBOOK_KINDS } from '../../../workflows/contracts';
-import { workflowTypeOf } from '../kinds';
+import { runbookWorkflowTypes } from '../kinds';
 
 export interface ListFilters {
   node?: string | undefined;
@@ -27,7 +26,7 @@ function phaseClause(phase: Phase): string {
 
 /** Every run under a node's runbook id on one task queue: its runbooks and its clearances. */
 export function nodeRunsQuery(taskQueue: string): string {
-  const types = [...RUNBOOK_KINDS.map(workflowTypeOf), CLEARANCE_TYPE].map((type) => `'${type}'`).join(', ');
+  const types = [...runbookWorkflowTypes(), CLEARANCE_TYPE].map((type) => `'${type}'`).join(', ');
   return `WorkflowType IN (${types}) AND TaskQueue = ${quoted(taskQueue)}`;
 }
 

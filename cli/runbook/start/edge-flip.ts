@@ -4,11 +4,12 @@ import { operator } from '../kinds';
 import { load } from '../lazy';
 import { parseOptions } from '../options';
 import { edgeFlipInputFrom } from './edge-flip-input';
+import { addFleetOptions, FleetOptionsSchema, singleNode } from './fleet-command';
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
 
-const Options = z.object({
-  node: z.string(),
+const Options = FleetOptionsSchema.extend({
+  node: z.string().optional(),
   module: z.string(),
   predecessor: z.string(),
   publicName: z.array(z.string()).min(1),
@@ -22,11 +23,11 @@ const Options = z.object({
 });
 
 export function registerStartEdgeFlip(start: Command): void {
-  start
+  const command = start
     .command('edge-flip')
     .description("replace a node's edge proxy with its successor; the predecessor stops only after approval")
     .addHelpText('after', () => `\n${load.plans().planHelp('edge-flip')}`)
-    .requiredOption('--node <node>', 'the node whose edge is flipped')
+    .option('--node <node>', 'the node whose edge is flipped (for a fleet: --nodes or --all-nodes-with)')
     .requiredOption('--module <module>', 'the successor edge module')
     .requiredOption('--predecessor <module>', 'the edge module serving the public names now')
     .requiredOption('--public-name <host>', 'a public host name the edge serves (repeat for each)', collect)
@@ -42,11 +43,13 @@ export function registerStartEdgeFlip(start: Command): void {
     .option(
       '--json',
       'print JSON: the started runbook with --detach, else JSON lines as it goes (the last one has its final status)',
-    )
-    .action(async (options: object) => {
-      const opts = parseOptions(Options, { ...options });
-      const input = edgeFlipInputFrom(opts, operator(opts.as));
-      const { launch } = load.launch();
-      await launch(load.workflows().edgeFlip, input, opts);
-    });
+    );
+  addFleetOptions(command).action(async (options: object) => {
+    const opts = parseOptions(Options, { ...options });
+    const node = singleNode(opts);
+    if (node === undefined) return load.fleet().launchFleet(opts, operator(opts.as));
+    const input = edgeFlipInputFrom({ ...opts, node }, operator(opts.as));
+    const { launch } = load.launch();
+    await launch(load.workflows().edgeFlip, input, opts);
+  });
 }

@@ -1,0 +1,108 @@
+import { NAME_PATTERN } from '../../../mesh/schemas';
+import type { EdgeFlipInput } from '../../../workflows/contracts';
+import type { EdgeFlipFleetInputArg } from '../../../workflows/fleet/contracts';
+import { UsageError } from '../../errors';
+import { edgeFlipInputFrom, type EdgeFlipOptions } from './edge-flip-input';
+
+/** The fleet options of `start edge-flip`, as commander hands them over. */
+export interface FleetOptions {
+  nodes?: string | undefined;
+  allNodesWith?: string | undefined;
+  canary?: string | undefined;
+  waveSize?: string | undefined;
+}
+
+/** Whether the options ask for a fleet rather than one node. */
+export function asksForFleet(options: FleetOptions): boolean {
+  return [options.nodes, options.allNodesWith, options.canary, options.waveSize].some((o) => o !== undefined);
+}
+
+/** `--nodes a,b,c` as a list: every name valid, none empty, none twice. */
+export function nodeListOption(given: string): string[] {
+  const nodes = given.split(',').map((n) => n.trim());
+  if (nodes.length === 0 || nodes.some((n) => n === ''))
+    throw new UsageError(
+      `--nodes "${given}" has an empty name; give the node names separated by commas.`,
+      'For example --nodes edge1,novox,edge3.',
+    );
+  const bad = nodes.find((n) => !NAME_PATTERN.test(n));
+  if (bad !== undefined)
+    throw new UsageError(
+      `--nodes names "${bad}", which is not a node name (lower-case letters, digits and dashes).`,
+      'For example --nodes edge1,novox,edge3.',
+    );
+  const twice = nodes.find((n, i) => nodes.indexOf(n) !== i);
+  if (twice !== undefined)
+    throw new UsageError(`--nodes names ${twice} twice; each node flips once.`, 'Name each node once.');
+  return nodes;
+}
+
+/** The nodes in the order they run: `--canary` first (else the first named), the others as named. */
+export function fleetOrder(nodes: string[], canary: string | undefined): string[] {
+  if (canary === undefined) return nodes;
+  if (!nodes.includes(canary))
+    throw new UsageError(
+      `--canary ${canary} is not one of the fleet's nodes (${nodes.join(', ')}).`,
+      `Name one of them, e.g. --canary ${nodes[0] ?? '<node>'}, or leave --canary out: the first node is the canary.`,
+    );
+  return [canary, ...nodes.filter((n) => n !== canary)];
+}
+
+export function waveSizeOption(given: string | undefined): number {
+  if (given === undefined) return 1;
+  const size = Number(given);
+  if (!/^\d+$/.test(given) || !Number.isSafeInteger(size) || size < 1)
+    throw new UsageError(
+      `--wave-size "${given}" is invalid: it must be a whole number of nodes, at least 1.`,
+      'For example --wave-size 2 (the canary always runs alone first).',
+    );
+  return size;
+}
+
+/**
+ * A node's address from an address option: one URL for every node, where `{node}` stands for the node's
+ * name (`http://{node}.example.net:80`), or `node=url` pairs separated by commas, one for each node.
+ */
+export function addressFor(flag: string, given: string, node: string, nodes: string[]): string {
+  if (!/^[a-z0-9-]+=/.test(given)) return given.replaceAll('{node}', node);
+  const pairs = new Map(
+    given.split(',').map((pair) => {
+      const at = pair.indexOf('=');
+      return [pair.slice(0, at).trim(), pair.slice(at + 1).trim()] as const;
+    }),
+  );
+  const unknown = [...pairs.keys()].find((n) => !nodes.includes(n));
+  if (unknown !== undefined)
+    throw new UsageError(
+      `${flag} gives an address for ${unknown}, which is not one of the fleet's nodes (${nodes.join(', ')}).`,
+      `Give one node=url pair for each of ${nodes.join(', ')}.`,
+    );
+  const address = pairs.get(node);
+  if (address === undefined)
+    throw new UsageError(
+      `${flag} gives no address for ${node}.`,
+      `Add ${node}=<url> to it, or give one URL with {node} in it for every node.`,
+    );
+  return address;
+}
+
+/** The fleet's input: each node's edge-flip input (validated as a single start's would be), in order. */
+export function fleetInputFrom(
+  options: Omit<EdgeFlipOptions, 'node'>,
+  order: string[],
+  waveSize: number,
+  startedBy: string,
+): EdgeFlipFleetInputArg & { runbooks: EdgeFlipInput[] } {
+  const runbooks = order.map((node) =>
+    edgeFlipInputFrom(
+      {
+        ...options,
+        node,
+        publicAddress: addressFor('--public-address', options.publicAddress, node, order),
+        successorAddress: addressFor('--successor-address', options.successorAddress, node, order),
+      },
+      startedBy,
+    ),
+  );
+  return { module: options.module, runbooks, waveSize, startedBy };
+}

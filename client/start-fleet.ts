@@ -1,0 +1,47 @@
+import type { Client, WorkflowHandleWithFirstExecutionRunId } from '@temporalio/client';
+import type { edgeFlipFleet } from '../workflows';
+import { QUEUE_MEMO, runbookWorkflowId } from '../workflows/contracts';
+import { fleetWorkflowId, FLEET_NODE, type EdgeFlipFleetInputArg } from '../workflows/fleet/contracts';
+import { MESH_KIND, MESH_MODULE, MESH_NODE, MESH_PHASE } from '../workflows/search-attributes';
+
+/** The order the fleet's nodes run in, as one line: `canary novox, then waves of 2: a, b | c`. */
+export function fleetOrderLine(input: Pick<EdgeFlipFleetInputArg, 'runbooks' | 'waveSize'>): string {
+  const [canary, ...rest] = input.runbooks.map((runbook) => runbook.node);
+  const size = input.waveSize ?? 1;
+  const waves: string[] = [];
+  for (let i = 0; i < rest.length; i += size) waves.push(rest.slice(i, i + size).join(', '));
+  return `canary ${canary ?? '-'}${waves.length > 0 ? `, then ${size === 1 ? 'one at a time' : `waves of ${size}`}: ${waves.join(' | ')}` : ''}`;
+}
+
+/**
+ * The one way a fleet starts (CLI, demo, tests, recorder): one parent runbook per module, whose nodes run
+ * their own runbooks as children under their own ids (`runbook-<node>`), so each node's lock still holds.
+ */
+export async function startEdgeFlipFleet(
+  client: Client,
+  workflow: typeof edgeFlipFleet,
+  input: EdgeFlipFleetInputArg,
+  options: { taskQueue: string },
+): Promise<WorkflowHandleWithFirstExecutionRunId<typeof edgeFlipFleet>> {
+  const nodes = input.runbooks.map((runbook) => runbook.node);
+  return client.workflow.start(workflow, {
+    args: [input],
+    taskQueue: options.taskQueue,
+    workflowId: fleetWorkflowId(input.module),
+    workflowIdConflictPolicy: 'FAIL',
+    workflowIdReusePolicy: 'ALLOW_DUPLICATE',
+    memo: { [QUEUE_MEMO]: options.taskQueue },
+    staticSummary: `edge-flip fleet of ${nodes.length} nodes to ${input.module} (started by ${input.startedBy})`,
+    staticDetails: [
+      `**order:** ${fleetOrderLine(input)}`,
+      `**nodes' runbooks:** ${nodes.map(runbookWorkflowId).join(', ')}`,
+      'The fleet waits whenever a node waits (decide on the node; the fleet goes on when it does) and starts no other node meanwhile; a node that fails or rolls back pauses it for `continue` or `abort`. Abort cancels the running nodes: their undo steps run.',
+    ].join('\n\n'),
+    typedSearchAttributes: [
+      { key: MESH_NODE, value: FLEET_NODE },
+      { key: MESH_MODULE, value: input.module },
+      { key: MESH_KIND, value: 'edge-flip' },
+      { key: MESH_PHASE, value: 'running' },
+    ],
+  });
+}

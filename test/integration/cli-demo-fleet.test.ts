@@ -1,0 +1,51 @@
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
+import { after, describe, it } from 'node:test';
+import { promisify } from 'node:util';
+import { fleetDemoNodes } from '../../cli/runbook/demo/fleet';
+import { removeNodeContainers } from '../../docker/cleanup';
+import { runbookWorkflowId } from '../../workflows/contracts';
+import { Scratch } from '../support/scratch';
+
+const MESH = join(__dirname, '..', '..', 'bin', 'mesh.js');
+const run = promisify(execFile);
+
+describe('mesh runbook demo fleet --yes (its own dev server, real Docker)', () => {
+  const scratch = new Scratch();
+  const held = `fleet${randomBytes(3).toString('hex')}`;
+  const nodes = fleetDemoNodes(held);
+
+  after(async () => {
+    await removeNodeContainers(nodes);
+    await scratch.cleanup();
+  });
+
+  it('flips four nodes one at a time: the canary first, a pause at the held node with its reasons, take, the rest', async () => {
+    const stateDir = await scratch.dir('mesh-demo-fleet-');
+    const started = Date.now();
+    const { stdout } = await run(
+      MESH,
+      ['runbook', 'demo', 'fleet', '--yes', '--node', held, '--state-dir', stateDir],
+      { env: { ...process.env, NO_COLOR: '1' }, maxBuffer: 64 * 1024 * 1024 },
+    );
+    process.stderr.write(`demo fleet --yes took ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
+    const order = nodes.slice(1).join(' | ');
+    assert.match(
+      stdout,
+      new RegExp(`canary ${nodes[0]}, then one at a time: ${order.replaceAll('|', '\\|')}`),
+    );
+    assert.match(stdout, new RegExp(`waiting at ${held} \\(held\\)`));
+    for (const dir of ['www', 'ca', 'dns'])
+      assert.match(stdout, new RegExp(`${held}: .*found /var/lib/route-proxy/${dir} on this adopted node`));
+    assert.match(stdout, new RegExp(`decides on ${runbookWorkflowId(held)} at gate-apply: take`));
+    // Nobody after the held node started before it was taken.
+    const takeAt = stdout.indexOf(`decides on ${runbookWorkflowId(held)} at gate-apply: take`);
+    const lastStarts = new RegExp(`${nodes[3]} +(running|waiting)`).exec(stdout)?.index ?? -1;
+    assert.ok(lastStarts > takeAt, 'the last node starts after take');
+    assert.match(stdout, /4 of 4 completed/);
+    for (const node of nodes)
+      assert.match(stdout, new RegExp(`demo: ${node}: .* status 200, served by route-proxy`));
+  });
+});

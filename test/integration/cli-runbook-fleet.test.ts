@@ -1,0 +1,203 @@
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { promisify } from 'node:util';
+import { WorkflowNotFoundError } from '@temporalio/client';
+import { fleetPredecessorSpec } from '../../mesh/local/scenarios/edge-fleet';
+import { edgeFlip } from '../../workflows';
+import { runbookWorkflowId, statusQuery } from '../../workflows/contracts';
+import { fleetWorkflowId } from '../../workflows/fleet/contracts';
+import { forward, seedFleet } from '../support/edge-flip-fleet';
+import { runbookWorld, type RunbookWorld } from '../support/runbook-world';
+import { decide, statusWhen, waitingAt } from '../support/runbooks';
+
+const MESH = join(__dirname, '..', '..', 'bin', 'mesh.js');
+const run = promisify(execFile);
+
+interface Outcome {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** `mesh runbook ...` as a subprocess on the world's task queue and local mesh. */
+async function mesh(world: RunbookWorld, ...args: string[]): Promise<Outcome> {
+  const env = {
+    ...process.env,
+    MESH_TASK_QUEUE: world.taskQueue,
+    MESH_ADAPTER: 'local',
+    MESH_LOCAL_STATE: world.stateDir,
+  };
+  try {
+    const { stdout, stderr } = await run(MESH, ['runbook', ...args], { env });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const failed = error as { code: number; stdout: string; stderr: string };
+    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
+  }
+}
+
+/** Looks again at any other wait of the node (a container slow to turn healthy on a loaded machine). */
+async function untilApproval(world: RunbookWorld, node: string): Promise<void> {
+  const own = world.client.workflow.getHandle(runbookWorkflowId(node));
+  for (;;) {
+    const { waiting } = await statusWhen(own, (s) => s.waiting !== null, 120_000);
+    if (waiting?.gate === 'approve-stop-predecessor') return;
+    await decide(own, forward(waiting?.actions ?? []), undefined, 'bob');
+    await statusWhen(own, (s) => s.waiting?.since !== waiting?.since, 120_000);
+  }
+}
+
+async function started(world: RunbookWorld, id: string): Promise<boolean> {
+  return world.client.workflow
+    .getHandle(id)
+    .describe()
+    .then(
+      () => true,
+      (error: unknown) => {
+        assert.ok(error instanceof WorkflowNotFoundError, String(error));
+        return false;
+      },
+    );
+}
+
+/** The fleet's start options for the seeded nodes: each node's own addresses as node=url pairs. */
+async function fleetOptions(world: RunbookWorld, count: number) {
+  const input = await seedFleet(world, { count });
+  const pairs = (field: 'publicAddress' | 'successorAddress') =>
+    input.runbooks.map((r) => `${r.node}=${r[field]}`).join(',');
+  const options = [
+    'edge-flip',
+    '--module',
+    'route-proxy',
+    '--predecessor',
+    'caddy',
+    ...input.runbooks[0]!.publicNames.flatMap((name) => ['--public-name', name]),
+    '--public-address',
+    pairs('publicAddress'),
+    '--successor-address',
+    pairs('successorAddress'),
+    '--successor-marker',
+    'served by route-proxy',
+    '--as',
+    'alice',
+  ];
+  return { input, nodes: input.runbooks.map((r) => r.node), options };
+}
+
+describe('mesh runbook start edge-flip --nodes: one fleet runbook (real Temporal, real Docker, the CLI as a subprocess)', () => {
+  it('refuses a bad fleet with one sentence and exit 2, and starts nothing', async () => {
+    await using world = await runbookWorld();
+    const { input, nodes, options } = await fleetOptions(world, 2);
+    const [a, b] = nodes as [string, string];
+    // a runs its own runbook already: the fleet may not start there (the node lock).
+    await world.start(edgeFlip, { ...input.runbooks[0]!, startedBy: 'carol' });
+    await statusWhen(
+      world.client.workflow.getHandle(runbookWorkflowId(a)),
+      waitingAt('approve-stop-predecessor'),
+    );
+
+    await world.mesh.defineModule(fleetPredecessorSpec('spare'));
+    const cases: [string[], RegExp][] = [
+      [
+        ['--nodes', `${b},tnope`],
+        /^error: --nodes names tnope, which mesh does not know \(There is no node "tnope"/,
+      ],
+      [['--nodes', ''], /^error: --nodes "" has an empty name/],
+      [['--nodes', `${b},${b}`], new RegExp(`^error: --nodes names ${b} twice`)],
+      [['--nodes', b, '--node', b], /starts one node's runbook, and the fleet options start a fleet/],
+      [
+        ['--all-nodes-with', 'nothing-here'],
+        /^error: --all-nodes-with nothing-here: There is no module "nothing-here"/,
+      ],
+      [
+        ['--all-nodes-with', 'spare'],
+        /^error: --all-nodes-with spare finds no node: spare is assigned to none\.$/,
+      ],
+      [
+        ['--nodes', `${a},${b}`, '--canary', 'tnope'],
+        /^error: --canary tnope is not one of the fleet's nodes/,
+      ],
+      [['--nodes', `${a},${b}`, '--wave-size', '0'], /^error: --wave-size "0" is invalid/],
+      [
+        ['--nodes', `${a},${b}`],
+        new RegExp(
+          `^error: Runbook ${runbookWorkflowId(a)} \\(edge-flip, started by carol\\) is still running on ${a}, waiting at approve-stop-predecessor`,
+        ),
+      ],
+    ];
+    for (const [extra, sentence] of cases) {
+      const outcome = await mesh(world, 'start', ...options, ...extra);
+      assert.equal(outcome.code, 2, `${extra.join(' ')}: exit 2 expected; stderr: ${outcome.stderr}`);
+      assert.equal(outcome.stdout, '');
+      const lines = outcome.stderr.trimEnd().split('\n');
+      assert.equal(lines.length, 2, `one sentence and one suggestion: ${outcome.stderr}`);
+      assert.match(lines[0] ?? '', sentence);
+    }
+    const single = await mesh(world, 'start', ...options.filter((o) => o !== '--nodes'));
+    assert.equal(single.code, 2);
+    assert.match(single.stderr, /^error: Name the node to flip with --node, or a fleet/);
+    assert.equal(await started(world, fleetWorkflowId('route-proxy')), false, 'no fleet started');
+    assert.equal(await started(world, runbookWorkflowId(b)), false, 'no node of it started');
+  });
+
+  it('--all-nodes-with caddy starts the fleet; status, list and watch show it and each node; nodes are decided on themselves', async () => {
+    await using world = await runbookWorld();
+    const { nodes, options } = await fleetOptions(world, 2);
+    const [canary, other] = [...nodes].sort() as [string, string];
+    const fleetId = fleetWorkflowId('route-proxy');
+
+    const start = await mesh(world, 'start', ...options, '--all-nodes-with', 'caddy', '--detach');
+    assert.equal(start.code, 0, start.stderr);
+    assert.match(
+      start.stdout,
+      new RegExp(`started ${fleetId} \\(edge-flip fleet: canary ${canary}, then one at a time: ${other}\\)`),
+    );
+    const fleet = world.client.workflow.getHandle(fleetId);
+    await statusWhen(fleet, waitingAt(canary));
+    await untilApproval(world, canary);
+    await statusWhen(fleet, (s) => s.waiting?.verdict === 'approval');
+
+    const status = await mesh(world, 'status', 'fleet-route-proxy');
+    assert.equal(status.code, 3, status.stderr);
+    assert.match(
+      status.stdout,
+      new RegExp(
+        `${fleetId}  edge-flip on fleet \\(module route-proxy\\), started by alice: waiting at ${canary}`,
+      ),
+    );
+    assert.match(
+      status.stdout,
+      new RegExp(`${canary} +waiting .*waits at approve-stop-predecessor \\(approval\\)`),
+    );
+    assert.match(status.stdout, new RegExp(`${other} +pending`));
+    assert.match(status.stdout, new RegExp(`${canary} waits at approve-stop-predecessor \\(approval\\)`));
+
+    const list = await mesh(world, 'list', '--waiting');
+    assert.equal(list.code, 0, list.stderr);
+    assert.match(list.stdout, new RegExp(`${fleetId} +edge-flip +fleet +waiting +${canary}`));
+    assert.match(
+      list.stdout,
+      new RegExp(`${runbookWorkflowId(canary)} +edge-flip +${canary} +waiting +approve-stop-predecessor`),
+    );
+
+    for (const node of [canary, other]) {
+      await statusWhen(fleet, waitingAt(node));
+      await untilApproval(world, node);
+      const decided = await mesh(world, 'decide', node, 'approve', '--as', 'bob');
+      assert.equal(decided.code, 0, decided.stderr);
+    }
+    const watch = await mesh(world, 'watch', fleetId);
+    assert.equal(watch.code, 0, watch.stderr);
+    assert.match(watch.stdout, /completed: route-proxy on .*: 2 of 2 completed/);
+    const done = await fleet.query(statusQuery);
+    assert.deepEqual(
+      done.steps.map((s) => [s.name, s.state]),
+      [
+        [canary, 'done'],
+        [other, 'done'],
+      ],
+    );
+  });
+});

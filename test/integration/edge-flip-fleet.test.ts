@@ -1,0 +1,123 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { CancelledFailure } from '@temporalio/common';
+import { statusQuery } from '../../workflows/contracts';
+import {
+  answerNode,
+  fleetWaitsOrEnds,
+  nodeStarted,
+  nodeStatus,
+  seedFleet,
+  startFleet,
+} from '../support/edge-flip-fleet';
+import { runbookWorld } from '../support/runbook-world';
+import {
+  closedFailing,
+  decide,
+  decisionRefusal,
+  httpBody,
+  moduleContainers,
+  stepState,
+} from '../support/runbooks';
+
+describe('edge-flip fleet: each node runs its own runbook as a child, canary first (real Temporal, real Docker)', () => {
+  it('flips the canary, pauses at the held node naming it and its reasons, starts nobody meanwhile, finishes after take', async () => {
+    await using world = await runbookWorld();
+    const input = await seedFleet(world, { count: 4, heldAt: [2] });
+    const nodes = input.runbooks.map((r) => r.node);
+    const held = nodes[2]!;
+    const fleet = await startFleet(world, input);
+    /** Answers the node's waits (on the node itself) until it approved; the fleet waits at each one. */
+    const flipThrough = async (node: string) => {
+      for (;;) {
+        const paused = await fleetWaitsOrEnds(fleet);
+        assert.equal(paused.waiting?.gate, node);
+        if ((await answerNode(world, fleet, node)) === 'approve') return;
+      }
+    };
+
+    // Every node waits at its approval; the fleet waits with it, one node at a time.
+    for (const node of nodes.slice(0, 2)) await flipThrough(node);
+
+    const paused = await fleetWaitsOrEnds(fleet);
+    assert.equal(paused.phase, 'waiting');
+    assert.equal(paused.waiting?.gate, held, 'the fleet waits at the held node');
+    assert.equal(paused.waiting?.verdict, 'held');
+    assert.match(paused.waiting?.reason ?? '', new RegExp(`^${held} waits at gate-apply \\(held\\)`));
+    assert.deepEqual(paused.waiting?.actions, ['abort'], 'no continue while a node waits');
+    const reasons = paused.waiting?.facts.join('\n') ?? '';
+    for (const dir of ['www', 'ca', 'dns'])
+      assert.match(
+        reasons,
+        new RegExp(`/var/lib/route-proxy/${dir}.*not touched until route-proxy is taken`),
+      );
+    assert.equal(stepState(paused, nodes[0]!), 'done');
+    assert.equal(stepState(paused, nodes[1]!), 'done');
+    assert.equal(stepState(paused, held), 'waiting');
+    assert.equal(stepState(paused, nodes[3]!), 'pending');
+    assert.equal((await nodeStatus(world, held)).waiting?.gate, 'gate-apply', 'status <node> still answers');
+    assert.match(
+      await decisionRefusal(decide(fleet, 'continue')),
+      /continue is not an action at gate .* choose one of: abort/,
+    );
+    await new Promise((resolve) => setTimeout(resolve, 2_000));
+    assert.equal(await nodeStarted(world, nodes[3]!), false, 'no node starts while one waits');
+
+    assert.equal(await answerNode(world, fleet, held), 'take');
+    await flipThrough(held);
+    await flipThrough(nodes[3]!);
+
+    const done = await fleet.result();
+    assert.equal(done.phase, 'completed');
+    assert.match(done.outcome ?? '', /4 of 4 completed/);
+    for (const node of nodes) {
+      assert.equal(stepState(done, node), 'done');
+      assert.equal((await nodeStatus(world, node)).phase, 'completed');
+    }
+    for (const { publicAddress } of input.runbooks)
+      assert.match(await httpBody(publicAddress), /served by route-proxy/);
+    assert.deepEqual(
+      done.decisions.map((d) => d.action),
+      [],
+      'every decision was taken on the nodes themselves',
+    );
+  });
+
+  it('abort decided at the fleet while the canary runs cancels it (its undo runs) and starts no other node', async () => {
+    await using world = await runbookWorld();
+    const input = await seedFleet(world, { count: 3 });
+    const [canary, second] = input.runbooks.map((r) => r.node);
+    const fleet = await startFleet(world, input);
+    const paused = await fleetWaitsOrEnds(fleet);
+    assert.equal(paused.waiting?.gate, canary);
+
+    await decide(fleet, 'abort', undefined, 'bob');
+    const { status } = await closedFailing(fleet);
+    assert.equal(status.phase, 'aborted');
+    assert.match(status.outcome ?? '', /aborted by bob at .*; 0 of 3 completed; .* aborted; not started: /);
+    const own = await nodeStatus(world, canary!);
+    assert.equal(own.phase, 'aborted');
+    assert.equal(stepState(own, 'unassign-successor'), 'compensated');
+    assert.deepEqual(await moduleContainers(world.engine, canary!, 'route-proxy'), []);
+    assert.match(await httpBody(input.runbooks[0]!.publicAddress), /served by caddy/);
+    assert.equal(await nodeStarted(world, second!), false);
+  });
+
+  it('cancelling the fleet (mesh runbook abort) cancels the running node; its compensations run', async () => {
+    await using world = await runbookWorld();
+    const input = await seedFleet(world, { count: 2 });
+    const [canary, second] = input.runbooks.map((r) => r.node);
+    const fleet = await startFleet(world, input);
+    await fleetWaitsOrEnds(fleet);
+
+    await fleet.cancel();
+    const { cause, status } = await closedFailing(fleet);
+    assert.ok(cause instanceof CancelledFailure, String(cause));
+    assert.equal(status.phase, 'aborted');
+    const own = await nodeStatus(world, canary!);
+    assert.equal(own.outcome, 'aborted (cancelled); compensations ran');
+    assert.equal(stepState(own, 'unassign-successor'), 'compensated');
+    assert.equal(await nodeStarted(world, second!), false);
+    assert.equal((await fleet.query(statusQuery)).phase, 'aborted');
+  });
+});

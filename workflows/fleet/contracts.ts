@@ -1,0 +1,60 @@
+import { defineSignal } from '@temporalio/workflow';
+import { z } from 'zod';
+import { Name } from '../../mesh/schemas';
+import { EdgeFlipInput, Phase, runbookWorkflowId, Waiting, type RunbookKind } from '../contracts';
+
+/**
+ * Wire names of fleet runbooks: a parent runbook that runs one kind's per-node runbook as a child workflow
+ * per node (under the node's own runbook id, so the node lock and `status <node>` hold as for a single start).
+ */
+
+/** What a fleet's status says for `node`: a fleet runs on many; its steps are its nodes. */
+export const FLEET_NODE = 'fleet';
+
+/** One fleet per module at a time: `runbook-fleet-route-proxy` (so `status fleet-route-proxy` finds it). */
+export function fleetWorkflowId(module: string): string {
+  return runbookWorkflowId(`${FLEET_NODE}-${module}`);
+}
+
+export const EdgeFlipFleetInput = z
+  .strictObject({
+    /** The successor module every node flips to. */
+    module: Name,
+    /** Each node's edge-flip input, in the order they run: the canary first. */
+    runbooks: z.array(EdgeFlipInput).min(1),
+    /** How many nodes run at once after the canary, which always runs alone. */
+    waveSize: z.number().int().min(1).default(1),
+    startedBy: z.string().min(1),
+  })
+  .refine((i) => new Set(i.runbooks.map((r) => r.node)).size === i.runbooks.length, {
+    path: ['runbooks'],
+    message: 'names a node twice',
+  })
+  .refine((i) => i.runbooks.every((r) => r.module === i.module), {
+    path: ['runbooks'],
+    message: "every node's runbook must flip to the fleet's module",
+  });
+export type EdgeFlipFleetInput = z.infer<typeof EdgeFlipFleetInput>;
+export type EdgeFlipFleetInputArg = z.input<typeof EdgeFlipFleetInput>;
+
+/** What a child runbook tells its fleet whenever its phase or its wait changes. */
+export const ChildReport = z.object({
+  node: Name,
+  /** Counts up with each report, so a report that arrives late never overrides a newer one. */
+  seq: z.number().int().min(0),
+  phase: Phase,
+  waiting: Waiting.nullable(),
+  outcome: z.string().optional(),
+});
+export type ChildReport = z.infer<typeof ChildReport>;
+
+export const childReportSignal = defineSignal<[ChildReport]>('childReport');
+
+/** What the fleet offers when it pauses: continue only after a node ended badly, never while one waits. */
+export const FLEET_ACTIONS = ['continue', 'abort'] as const;
+
+/** Each fleet's workflow type (its workflow function's name) and the kind of runbook its nodes run. */
+export const FLEET_WORKFLOW_TYPES = { edgeFlipFleet: 'edge-flip' } as const satisfies Record<
+  string,
+  RunbookKind
+>;
