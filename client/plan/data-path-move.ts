@@ -31,15 +31,28 @@ export async function planDataPathMove(r: PlanReader, input: DataPathMoveInput):
     const found = await unlessRefused(refusals, () => r.act.preflightMove({ node: n, from, to }));
     if (found) [size.files, size.bytes] = [size.files + found.files, size.bytes + found.bytes];
   }
+  const refused = (pathUsers: PathUserReport[] = []) =>
+    planReport(DATA_PATH_MOVE, {
+      ...base,
+      refusals,
+      holds: [],
+      unrecreated: [],
+      pathUsers,
+      predictions: {},
+      decisions: [],
+      notChecked: [TEMPORAL_NOT_ASKED],
+    });
+  // The runbook stops at the first node its preflight refuses; an unknown node has nothing more to read.
+  if (!spec || refusals.length > 0) return refused();
   const unnamed = moduleNodes.filter((n) => !nodes.includes(n));
-  if (spec && unnamed.length > 0)
+  if (unnamed.length > 0)
     refusals.push(
       `${module} is assigned to ${moduleNodes.join(', ')}; its spec and policy are the same on every node, so a move changes them all: name them all (--nodes ${moduleNodes.join(',')}) and the runbook moves each node's data`,
     );
   const notAssigned = nodes.filter((n) => !moduleNodes.includes(n));
-  if (spec && notAssigned.length > 0) refusals.push(`${module} is not assigned to ${notAssigned.join(', ')}`);
-  const onOld = spec ? await r.act.containersMounting({ node, module, path: from }) : [];
-  if (spec && onOld.length === 0) refusals.push(`no container of ${module} mounts ${from}`);
+  if (notAssigned.length > 0) refusals.push(`${module} is not assigned to ${notAssigned.join(', ')}`);
+  const onOld = await r.act.containersMounting({ node, module, path: from });
+  if (onOld.length === 0) refusals.push(`no container of ${module} mounts ${from}`);
   const expected = [...input.containers].sort();
   if (expected.length > 0 && onOld.length > 0 && expected.join() !== [...onOld].sort().join())
     refusals.push(
@@ -48,18 +61,7 @@ export async function planDataPathMove(r: PlanReader, input: DataPathMoveInput):
   const { pathUsers, foreign } = await usersOf(r, nodes, from, module);
   if (foreign.length > 0) refusals.push(`${from} is used by more than ${module}: ${foreign.join(', ')}`);
 
-  const notChecked = [TEMPORAL_NOT_ASKED];
-  if (!spec || refusals.length > 0)
-    return planReport(DATA_PATH_MOVE, {
-      ...base,
-      refusals,
-      holds: [],
-      unrecreated: [],
-      pathUsers,
-      predictions: {},
-      decisions: [],
-      notChecked,
-    });
+  if (refusals.length > 0) return refused(pathUsers);
 
   const moved = moveMounts(spec, from, to).spec;
   const unrecreated = await containersLeftOnOld(r, nodes, spec, onOld, input);
@@ -104,7 +106,7 @@ export async function planDataPathMove(r: PlanReader, input: DataPathMoveInput):
     pathUsers,
     predictions,
     decisions: gate.decisions,
-    notChecked,
+    notChecked: [TEMPORAL_NOT_ASKED],
   });
 }
 
