@@ -10,11 +10,14 @@ import { concludeFollow, follow } from '../follow/follow';
 import { observe } from '../observe';
 import { needsClearingRefusal } from '../clear/sentences';
 import { busySentence, whereItIs } from '../render';
+import { showPlanAndConfirm } from './confirm-plan';
 
 export interface LaunchOptions {
   /** Start it and return; do not follow it. */
   detach: boolean;
   json: boolean;
+  /** Start without asking on a terminal (the plan is shown either way). */
+  yes?: boolean;
 }
 
 /**
@@ -41,6 +44,7 @@ async function launchOn<W extends RunbookWorkflow>(
   // The runbook itself refuses too (NodeNeedsClearing); refused here, nothing starts and nothing is recorded.
   const last = await lastRunOf(rb.client, id);
   if (needsClearing(last)) throw needsClearingRefusal(input.node, last);
+  const plan = await showPlanAndConfirm(kind, input, { yes: options.yes ?? false, json: options.json });
   try {
     await startRunbook(rb.client, workflow, input, { taskQueue: rb.taskQueue });
   } catch (error) {
@@ -52,7 +56,7 @@ async function launchOn<W extends RunbookWorkflow>(
       `${errorColour.yellow('note:')} no worker polls task queue ${rb.taskQueue} yet; ${id} begins when one runs (\`mesh runbook worker\` or \`mesh runbook dev\`).\n`,
     );
   }
-  const started = { id, kind, taskQueue: rb.taskQueue, input };
+  const started = { id, kind, taskQueue: rb.taskQueue, input, plan };
   if (options.detach) {
     if (options.json) printJson(started);
     else {
