@@ -1,4 +1,4 @@
-import { WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
+import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError } from '@temporalio/client';
 import { lastRunOf, needsClearing } from '../../../client/last-run';
 import { runbookKindOf, startRunbook, type RunbookWorkflow } from '../../../client/start-runbook';
 import { runbookWorkflowId } from '../../../workflows/contracts';
@@ -44,6 +44,8 @@ async function launchOn<W extends RunbookWorkflow>(
   // The runbook itself refuses too (NodeNeedsClearing); refused here, nothing starts and nothing is recorded.
   const last = await lastRunOf(rb.client, id);
   if (needsClearing(last)) throw needsClearingRefusal(input.node, last);
+  // A node runs one runbook at a time: say so before showing a plan that could not start.
+  if (await isRunning(rb, id)) throw await busy(rb, id, input.node);
   const plan = await showPlanAndConfirm(kind, input, { yes: options.yes ?? false, json: options.json });
   try {
     await startRunbook(rb.client, workflow, input, { taskQueue: rb.taskQueue });
@@ -69,6 +71,15 @@ async function launchOn<W extends RunbookWorkflow>(
   else printLine(`started ${id} (${kind} on ${input.node})`);
   const end = await follow(rb, id, { stopWhenWaiting: true, quiet: false, json: options.json });
   concludeFollow(end, options.json, exitForPhase);
+}
+
+async function isRunning(rb: RunbookClient, id: string): Promise<boolean> {
+  try {
+    return (await rb.client.workflow.getHandle(id).describe()).status.name === 'RUNNING';
+  } catch (error) {
+    if (error instanceof WorkflowNotFoundError) return false;
+    throw error;
+  }
 }
 
 /** The sentence that refuses a second run on a node: which runbook runs there, where it is, who started it. */
