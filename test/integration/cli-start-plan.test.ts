@@ -94,6 +94,12 @@ describe('mesh runbook start shows the plan and, on a terminal, asks once', () =
     assert.equal(count(accepted.output, question), 1, accepted.output);
     assert.match(accepted.output, new RegExp(`started ${runbookWorkflowId(input.node)}`));
     assert.equal(await started(world, input.node), true);
+    // The Web UI shows what was predicted, below the plan.
+    const details = await world.client.workflow.getHandle(runbookWorkflowId(input.node)).describe();
+    const text = (await details.staticDetails()) ?? '';
+    assert.match(text, /### Predicted at the start: a decision predicted/);
+    assert.match(text, TAKE);
+    assert.match(text, /- gate-apply: held/);
   });
 
   it('with --yes on a terminal, and without a terminal, it shows the plan and starts without asking', async () => {

@@ -48,7 +48,7 @@ async function launchOn<W extends RunbookWorkflow>(
   if (await isRunning(rb, id)) throw await busy(rb, id, input.node);
   const plan = await showPlanAndConfirm(kind, input, { yes: options.yes ?? false, json: options.json });
   try {
-    await startRunbook(rb.client, workflow, input, { taskQueue: rb.taskQueue });
+    await startRunbook(rb.client, workflow, input, { taskQueue: rb.taskQueue, prediction: plan });
   } catch (error) {
     if (error instanceof WorkflowExecutionAlreadyStartedError) throw await busy(rb, id, input.node);
     throw error;
