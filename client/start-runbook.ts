@@ -4,6 +4,8 @@ import { QUEUE_MEMO, runbookWorkflowId, type RunbookKind } from '../workflows/co
 import { renderPlan } from '../workflows/plans';
 import { MESH_KIND, MESH_MODULE, MESH_NODE, MESH_PHASE } from '../workflows/search-attributes';
 import { launchDescription } from './launch-description';
+import { predictionAsMarkdown } from './plan/render-details';
+import type { PlanReport } from '../workflows/plan-report';
 
 /** A runbook workflow function the worker registers. */
 export type RunbookWorkflow = typeof edgeFlip | typeof dataPathMove;
@@ -22,6 +24,8 @@ export function runbookKindOf(workflow: RunbookWorkflow): RunbookKind {
 
 export interface StartOptions {
   taskQueue: string;
+  /** What `mesh runbook plan` predicted, recorded below the plan in the static details. */
+  prediction?: PlanReport | null;
 }
 
 /**
@@ -46,7 +50,11 @@ export async function startRunbook<W extends RunbookWorkflow>(
     // Lock and node queue names derive from it; a replay runs on a queue of its own (runbook/queue.ts).
     memo: { [QUEUE_MEMO]: options.taskQueue },
     staticSummary: described.summary,
-    staticDetails: `${described.parameters.join('\n\n')}\n\n${renderPlan(kind)}`,
+    staticDetails: [
+      ...described.parameters,
+      renderPlan(kind),
+      ...(options.prediction ? [predictionAsMarkdown(options.prediction)] : []),
+    ].join('\n\n'),
     // Set at the start, so lists filter on them before the runbook's first workflow task upserts its own.
     typedSearchAttributes: [
       { key: MESH_NODE, value: input.node },

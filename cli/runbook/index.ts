@@ -7,6 +7,7 @@ import { registerDemo } from './demo/demo';
 import { registerDev } from './worker/dev';
 import { registerHistory } from './history/history';
 import { registerList } from './list/list';
+import { registerPlan } from './plan/plan';
 import { registerStart } from './start/start';
 import { registerStatus } from './follow/status';
 import { registerWatch } from './follow/watch';
@@ -23,6 +24,7 @@ export function registerRunbookCommands(program: Command): void {
         '4 rolled back, 5 failed or aborted, 130 detached (Ctrl-C; the runbook keeps running).\n' +
         'Temporal from TEMPORAL_ADDRESS / TEMPORAL_NAMESPACE; task queue from MESH_TASK_QUEUE (or TASK_QUEUE).',
     );
+  registerPlan(runbook);
   registerStart(runbook);
   registerWatch(runbook);
   registerStatus(runbook);

@@ -10,6 +10,7 @@ import type * as HistoryRender from './history/render';
 import type * as Launch from './start/launch';
 import type * as Observe from './observe';
 import type * as PlanHelp from './plan-help';
+import type * as Plan from './plan/run-plan';
 import type * as Deps from '../../worker/deps';
 import type * as DevServer from '../../worker/dev-server';
 import type * as Run from '../../worker/run';
@@ -32,6 +33,8 @@ export const load = {
   launch: () => require('./start/launch') as typeof Launch,
   observe: () => require('./observe') as typeof Observe,
   plans: () => require('./plan-help') as typeof PlanHelp,
+  /** The plan of a runbook: the mesh adapter, Docker and the activities that read a node. */
+  plan: () => require('./plan/run-plan') as typeof Plan,
   workerDeps: () => require('../../worker/deps') as typeof Deps,
   devServer: () => require('../../worker/dev-server') as typeof DevServer,
   workerRun: () => require('../../worker/run') as typeof Run,

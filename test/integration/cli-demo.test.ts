@@ -88,6 +88,11 @@ describe('mesh runbook demo: resets its state, and says the command that really 
     assert.equal(await containersOf(earlierNode), 0, 'the reset removed the earlier demo node’s container');
     const id = runbookWorkflowId(node);
     assert.match(first.output(), /‖ waiting at gate-apply \(held\)/);
+    // Before it starts the runbook, the demo shows what the plan predicted: the take that then came.
+    const predicted = first
+      .output()
+      .indexOf('you will be asked to `take` route-proxy: /var/lib/route-proxy/{www,ca,dns} exist on');
+    assert.ok(predicted >= 0 && predicted < first.output().indexOf(`started ${id}`), first.output());
     assert.match(
       first.output(),
       new RegExp(`the demo stops here, and ${id} waits at gate-apply for a decision`),

@@ -116,10 +116,11 @@ describe('mesh as a Unix tool', () => {
   it('names an unknown command with exit 2, suggesting the command meant, also before --help', async () => {
     const cases: [string[], string, string][] = [
       [
-        ['runbook', 'plna'],
-        'mesh runbook has no command "plna".',
-        'Its commands: start, watch, status, history, list, approve, decide, abort, clear, worker, dev, demo; see `mesh runbook --help`.',
+        ['runbook', 'frobnicate'],
+        'mesh runbook has no command "frobnicate".',
+        'Its commands: plan, start, watch, status, history, list, approve, decide, abort, clear, worker, dev, demo; see `mesh runbook --help`.',
       ],
+      [['runbook', 'plna'], 'mesh runbook has no command "plna".', 'Did you mean `mesh runbook plan`?'],
       [['plna'], 'mesh has no command "plna".', 'Its commands: config, local, runbook; see `mesh --help`.'],
       [
         ['runbook', 'stauts', '--help'],
@@ -146,8 +147,8 @@ describe('mesh as a Unix tool', () => {
         `mesh ${args.join(' ')}`,
       );
     }
-    const plna = await mesh(['runbook', 'plna', '--help']);
-    assert.deepEqual([plna.code, plna.stdout], [2, '']);
+    const unknown = await mesh(['runbook', 'frobnicate', '--help']);
+    assert.deepEqual([unknown.code, unknown.stdout], [2, '']);
   });
 
   it('shows the commands on stderr with exit 2 when none is named, and help asked for on stdout with exit 0', async () => {

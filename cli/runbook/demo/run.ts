@@ -10,6 +10,7 @@ import { followAndDecide, type DemoSession } from './answer';
 import { dataPathMoveDemo } from './data-path-move';
 import { startDev } from './dev';
 import { edgeFlipDemo } from './edge-flip';
+import { showDemoPlan } from './plan';
 import { readDemoRecord, writeDemoRecord } from './record';
 import { resetDemoState } from './reset';
 import { DEMO_STATE_DIR, type DemoKind, type DemoSettings } from './settings';
@@ -33,6 +34,7 @@ export async function runDemo(settings: DemoSettings): Promise<void> {
   await resetDemoState(stateDir, localStateOf(stateDir), node);
   await onDemoServer(stateDir, settings, false, async (session) => {
     const runbook = await story.seed(session.mesh, node, portOr);
+    await showDemoPlan(session.mesh, story.kind, runbook.input, stateDir);
     await runbook.start(session.rb.client, session.rb.taskQueue);
     await writeDemoRecord(stateDir, { kind: story.kind, input: runbook.input });
     say(`started ${runbookWorkflowId(node)}: ${story.kind} on ${node}`);

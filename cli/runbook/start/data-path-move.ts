@@ -19,6 +19,7 @@ const Options = z.object({
   nodes: z.string().optional(),
   as: z.string().min(1).optional(),
   detach: z.boolean().default(false),
+  yes: z.boolean().default(false),
   json: z.boolean().default(false),
 });
 
@@ -96,6 +97,7 @@ export function registerStartDataPathMove(start: Command): void {
     )
     .option('--as <user>', 'who starts the runbook (default: your OS user)')
     .option('--detach', 'start it and return; do not follow it')
+    .option('--yes', 'start without asking on a terminal (the plan is shown either way)')
     .option(
       '--json',
       'print JSON: the started runbook with --detach, else JSON lines as it goes (the last one has its final status)',

@@ -19,6 +19,7 @@ const Options = FleetOptionsSchema.extend({
   expectStatus: z.string().optional(),
   as: z.string().min(1).optional(),
   detach: z.boolean().default(false),
+  yes: z.boolean().default(false),
   json: z.boolean().default(false),
 });
 
@@ -40,6 +41,7 @@ export function registerStartEdgeFlip(start: Command): void {
     .option('--expect-status <code>', 'the HTTP status every public name answers with (default 200)')
     .option('--as <user>', 'who starts the runbook (default: your OS user)')
     .option('--detach', 'start it and return; do not follow it')
+    .option('--yes', 'start without asking on a terminal (the plan is shown either way)')
     .option(
       '--json',
       'print JSON: the started runbook with --detach, else JSON lines as it goes (the last one has its final status)',

@@ -1,4 +1,4 @@
-import { WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
+import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError } from '@temporalio/client';
 import { lastRunOf, needsClearing } from '../../../client/last-run';
 import { runbookKindOf, startRunbook, type RunbookWorkflow } from '../../../client/start-runbook';
 import { runbookWorkflowId } from '../../../workflows/contracts';
@@ -10,11 +10,14 @@ import { concludeFollow, follow } from '../follow/follow';
 import { observe } from '../observe';
 import { needsClearingRefusal } from '../clear/sentences';
 import { busySentence, whereItIs } from '../render';
+import { showPlanAndConfirm } from './confirm-plan';
 
 export interface LaunchOptions {
   /** Start it and return; do not follow it. */
   detach: boolean;
   json: boolean;
+  /** Start without asking on a terminal (the plan is shown either way). */
+  yes?: boolean;
 }
 
 /**
@@ -41,8 +44,11 @@ async function launchOn<W extends RunbookWorkflow>(
   // The runbook itself refuses too (NodeNeedsClearing); refused here, nothing starts and nothing is recorded.
   const last = await lastRunOf(rb.client, id);
   if (needsClearing(last)) throw needsClearingRefusal(input.node, last);
+  // A node runs one runbook at a time: say so before showing a plan that could not start.
+  if (await isRunning(rb, id)) throw await busy(rb, id, input.node);
+  const plan = await showPlanAndConfirm(kind, input, { yes: options.yes ?? false, json: options.json });
   try {
-    await startRunbook(rb.client, workflow, input, { taskQueue: rb.taskQueue });
+    await startRunbook(rb.client, workflow, input, { taskQueue: rb.taskQueue, prediction: plan });
   } catch (error) {
     if (error instanceof WorkflowExecutionAlreadyStartedError) throw await busy(rb, id, input.node);
     throw error;
@@ -52,7 +58,7 @@ async function launchOn<W extends RunbookWorkflow>(
       `${errorColour.yellow('note:')} no worker polls task queue ${rb.taskQueue} yet; ${id} begins when one runs (\`mesh runbook worker\` or \`mesh runbook dev\`).\n`,
     );
   }
-  const started = { id, kind, taskQueue: rb.taskQueue, input };
+  const started = { id, kind, taskQueue: rb.taskQueue, input, plan };
   if (options.detach) {
     if (options.json) printJson(started);
     else {
@@ -65,6 +71,15 @@ async function launchOn<W extends RunbookWorkflow>(
   else printLine(`started ${id} (${kind} on ${input.node})`);
   const end = await follow(rb, id, { stopWhenWaiting: true, quiet: false, json: options.json });
   concludeFollow(end, options.json, exitForPhase);
+}
+
+async function isRunning(rb: RunbookClient, id: string): Promise<boolean> {
+  try {
+    return (await rb.client.workflow.getHandle(id).describe()).status.name === 'RUNNING';
+  } catch (error) {
+    if (error instanceof WorkflowNotFoundError) return false;
+    throw error;
+  }
 }
 
 /** The sentence that refuses a second run on a node: which runbook runs there, where it is, who started it. */

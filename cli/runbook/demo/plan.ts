@@ -1,0 +1,28 @@
+import { join } from 'node:path';
+import { hostRootFromMesh } from '../../../activities';
+import { makePlan, planAsLines, planReaderFrom } from '../../../client/plan';
+import { DockerEngine } from '../../../docker/engine';
+import type { LocalMesh } from '../../../mesh/local';
+import { DataPathMoveInput, EdgeFlipInput } from '../../../workflows/contracts';
+import { printLine } from '../../output';
+import type { DemoKind } from './settings';
+import { say } from './story';
+
+/** What `mesh runbook plan` says about the demo's runbook on the seeded node, before the demo starts it. */
+export async function showDemoPlan(mesh: LocalMesh, kind: DemoKind, input: unknown, stateDir: string) {
+  const engine = new DockerEngine();
+  const reader = planReaderFrom({
+    mesh,
+    dockerFor: () => engine,
+    hostRootOf: hostRootFromMesh(mesh),
+    stateDir: join(stateDir, 'runbook'),
+  });
+  const plan = await makePlan(
+    reader,
+    kind === 'edge-flip'
+      ? { kind, input: EdgeFlipInput.parse(input) }
+      : { kind, input: DataPathMoveInput.parse(input) },
+  );
+  say(`what \`mesh runbook plan ${kind}\` predicts before the runbook starts:`);
+  for (const line of planAsLines(plan)) printLine(`  ${line}`);
+}

@@ -1,0 +1,71 @@
+import { createInterface } from 'node:readline/promises';
+import { DataPathMoveInput, EdgeFlipInput, type RunbookKind } from '../../../workflows/contracts';
+import type { PlanReport } from '../../../workflows/plan-report';
+import { UsageError } from '../../errors';
+import { errorColour } from '../../output';
+import { load } from '../lazy';
+
+export interface ConfirmOptions {
+  /** Start without asking. */
+  yes: boolean;
+  json: boolean;
+}
+
+/**
+ * Before a start: the runbook's plan from the node as it is (see `mesh runbook plan`), shown, and on a
+ * terminal one question, unless --yes. Without a terminal nothing is asked. A plan that cannot be made is
+ * a note, not a refusal: the runbook's own preflight still checks the node. Returns the plan, if any.
+ */
+export async function showPlanAndConfirm(
+  kind: RunbookKind,
+  input: unknown,
+  options: ConfirmOptions,
+): Promise<PlanReport | null> {
+  const asking = !options.yes && Boolean(process.stdin.isTTY);
+  const plan = await planOrNote(kind, input);
+  if (plan) {
+    const { planAsLines } = load.plan();
+    // stdout is for JSON under --json: the plan is in the `started` document, and shown on stderr to ask.
+    const out = options.json ? (asking ? process.stderr : undefined) : process.stdout;
+    out?.write(`${planAsLines(plan).join('\n')}\n\n`);
+  }
+  if (asking && !(await yes(`start ${kind} on ${(input as { node: string }).node}? [y/N] `)))
+    throw new UsageError(
+      'Not started: the answer was not yes.',
+      'Run the same command with --yes to start without asking.',
+    );
+  return plan;
+}
+
+async function planOrNote(kind: RunbookKind, input: unknown): Promise<PlanReport | null> {
+  try {
+    const { planFor } = load.plan();
+    return await planFor(
+      kind === 'edge-flip'
+        ? { kind, input: EdgeFlipInput.parse(input) }
+        : { kind, input: DataPathMoveInput.parse(input) },
+    );
+  } catch (error) {
+    const why = error instanceof Error ? error.message : String(error);
+    process.stderr.write(
+      `${errorColour.yellow('note:')} no plan could be made (${why}); the runbook's preflight still checks the node.\n`,
+    );
+    return null;
+  }
+}
+
+/** One question on the terminal; only `y` or `yes` is yes, Ctrl-C is no. */
+async function yes(question: string): Promise<boolean> {
+  const prompt = createInterface({ input: process.stdin, output: process.stderr });
+  const ctrlC = new AbortController();
+  prompt.on('SIGINT', () => ctrlC.abort());
+  try {
+    const answer = await prompt.question(question, { signal: ctrlC.signal });
+    return /^y(es)?$/i.test(answer.trim());
+  } catch (error) {
+    if (ctrlC.signal.aborted) return false;
+    throw error;
+  } finally {
+    prompt.close();
+  }
+}
