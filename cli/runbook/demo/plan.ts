@@ -10,6 +10,8 @@ import { say } from './story';
 
 /** What `mesh runbook plan` says about the demo's runbook on the seeded node, before the demo starts it. */
 export async function showDemoPlan(mesh: LocalMesh, kind: DemoKind, input: unknown, stateDir: string) {
+  // A fleet demo has no plan of its own: each node's runbook is an edge flip.
+  if (kind === 'fleet') return;
   const engine = new DockerEngine();
   const reader = planReaderFrom({
     mesh,
