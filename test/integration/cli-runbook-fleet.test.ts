@@ -150,6 +150,13 @@ describe('mesh runbook start edge-flip --nodes: one fleet runbook (real Temporal
 
     const start = await mesh(world, 'start', ...options, '--all-nodes-with', 'caddy', '--detach');
     assert.equal(start.code, 0, start.stderr);
+    // Each node's plan is shown before the fleet starts; without a terminal nothing is asked.
+    for (const node of nodes)
+      assert.match(
+        start.stdout,
+        new RegExp(`plan: edge-flip of route-proxy on ${node}: every gate is predicted ok`),
+      );
+    assert.doesNotMatch(start.stdout + start.stderr, /\[y\/N\]/);
     assert.match(
       start.stdout,
       new RegExp(`started ${fleetId} \\(edge-flip fleet: canary ${canary}, then one at a time: ${other}\\)`),

@@ -37,6 +37,31 @@ export async function showPlanAndConfirm(
   return plan;
 }
 
+/**
+ * Before a fleet's start: each node's plan, shown as its outcome and the decisions to expect there, then
+ * one question on a terminal for the whole fleet (unless --yes). Without a terminal nothing is asked.
+ */
+export async function showFleetPlansAndConfirm(
+  inputs: { node: string }[],
+  module: string,
+  options: ConfirmOptions,
+): Promise<void> {
+  const asking = !options.yes && Boolean(process.stdin.isTTY);
+  const out = options.json ? (asking ? process.stderr : undefined) : process.stdout;
+  for (const input of inputs) {
+    const plan = await planOrNote('edge-flip', input);
+    if (!plan) continue;
+    const [headline] = load.plan().planAsLines(plan);
+    out?.write(`${headline}\n${plan.decisions.map((d) => `  ${d.step}: ${d.sentence}\n`).join('')}`);
+  }
+  const nodes = inputs.map((input) => input.node).join(', ');
+  if (asking && !(await yes(`\nstart the edge-flip fleet of ${module} on ${nodes}? [y/N] `)))
+    throw new UsageError(
+      'Not started: the answer was not yes.',
+      'Run the same command with --yes to start without asking.',
+    );
+}
+
 async function planOrNote(kind: RunbookKind, input: unknown): Promise<PlanReport | null> {
   try {
     const { planFor } = load.plan();

@@ -13,6 +13,7 @@ import { exitForPhase } from '../exit-codes';
 import { concludeFollow, follow } from '../follow/follow';
 import { load } from '../lazy';
 import type { EdgeFlipOptions } from './edge-flip-input';
+import { showFleetPlansAndConfirm } from './confirm-plan';
 import { busy, type LaunchOptions } from './launch';
 import {
   fleetInputFrom,
@@ -38,6 +39,10 @@ export async function launchFleet(
   await withClient(
     async (rb) => {
       for (const node of nodes) await refuseBusyNode(rb, node);
+      await showFleetPlansAndConfirm(input.runbooks, input.module, {
+        yes: options.yes ?? false,
+        json: options.json,
+      });
       const id = fleetWorkflowId(input.module);
       try {
         await startEdgeFlipFleet(rb.client, load.workflows().edgeFlipFleet, input, {
