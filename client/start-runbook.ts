@@ -1,6 +1,11 @@
 import type { Client, WorkflowHandleWithFirstExecutionRunId } from '@temporalio/client';
 import type { dataPathMove, edgeFlip } from '../workflows';
-import { QUEUE_MEMO, runbookWorkflowId, type RunbookKind } from '../workflows/contracts';
+import {
+  QUEUE_MEMO,
+  runbookWorkflowId,
+  type PredictedVerdicts,
+  type RunbookKind,
+} from '../workflows/contracts';
 import { renderPlan } from '../workflows/plans';
 import { MESH_KIND, MESH_MODULE, MESH_NODE, MESH_PHASE } from '../workflows/search-attributes';
 import { launchDescription } from './launch-description';
@@ -24,7 +29,10 @@ export function runbookKindOf(workflow: RunbookWorkflow): RunbookKind {
 
 export interface StartOptions {
   taskQueue: string;
-  /** What `mesh runbook plan` predicted, recorded below the plan in the static details. */
+  /**
+   * What `mesh runbook plan` predicted: recorded below the plan in the static details, and each gate's
+   * predicted verdict in the input, so the history keeps it and a gate that finds otherwise says so.
+   */
   prediction?: PlanReport | null;
 }
 
@@ -41,8 +49,9 @@ export async function startRunbook<W extends RunbookWorkflow>(
 ): Promise<WorkflowHandleWithFirstExecutionRunId<W>> {
   const kind = runbookKindOf(workflow);
   const described = launchDescription(kind, input);
+  const predicted = options.prediction ? predictedVerdicts(options.prediction) : undefined;
   return client.workflow.start(workflow, {
-    args: [input] as Parameters<W>,
+    args: [predicted ? { ...input, predicted } : input] as Parameters<W>,
     taskQueue: options.taskQueue,
     workflowId: runbookWorkflowId(input.node),
     workflowIdConflictPolicy: 'FAIL',
@@ -64,3 +73,13 @@ export async function startRunbook<W extends RunbookWorkflow>(
     ],
   });
 }
+
+/** The gates' predicted verdicts; a refused or unreached gate has no verdict to compare with. */
+export function predictedVerdicts(plan: PlanReport): PredictedVerdicts | undefined {
+  const gates = plan.steps.filter(
+    (step) => step.kind === 'gate' && VERDICTS.includes(step.predicted as (typeof VERDICTS)[number]),
+  );
+  return gates.length > 0 ? Object.fromEntries(gates.map((step) => [step.name, step.predicted])) : undefined;
+}
+
+const VERDICTS = ['ok', 'held', 'drift', 'unrecreated-volume'] as const;

@@ -75,6 +75,10 @@ export const Timings = z.strictObject({
 });
 export type Timings = z.infer<typeof Timings>;
 
+/** Gate name → the verdict the plan predicted for it (`ok`, `held`, `drift`, `unrecreated-volume`). */
+export const PredictedVerdicts = z.record(z.string().max(64), z.string().max(64));
+export type PredictedVerdicts = z.infer<typeof PredictedVerdicts>;
+
 export const EdgeFlipInput = z
   .strictObject({
     node: Name,
@@ -94,6 +98,8 @@ export const EdgeFlipInput = z
     predecessorMarker: z.string().min(1).optional(),
     startedBy: z.string().min(1),
     timings: Timings.default(Timings.parse({})),
+    /** Each gate's verdict as `mesh runbook plan` predicted it at the start; a gate that differs says so. */
+    predicted: PredictedVerdicts.optional(),
   })
   .refine((i) => i.successorAddress !== i.publicAddress, {
     path: ['successorAddress'],
@@ -119,6 +125,8 @@ export const DataPathMoveInput = z
     containers: z.array(Name).default([]),
     startedBy: z.string().min(1),
     timings: Timings.default(Timings.parse({})),
+    /** Each gate's verdict as `mesh runbook plan` predicted it at the start; a gate that differs says so. */
+    predicted: PredictedVerdicts.optional(),
   })
   .refine((i) => i.nodes.length === 0 || i.nodes.includes(i.node), {
     path: ['nodes'],

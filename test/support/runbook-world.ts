@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { Client, Connection, WorkflowHandleWithFirstExecutionRunId } from '@temporalio/client';
 import { hostRootFromMesh, type ActivityDeps } from '../../activities';
 import { dockerResolver } from '../../docker/endpoints';
-import { startRunbook, type RunbookWorkflow } from '../../client/start-runbook';
+import { startRunbook, type RunbookWorkflow, type StartOptions } from '../../client/start-runbook';
 import type { DockerEngine } from '../../docker/engine';
 import type { LocalMesh } from '../../mesh/local';
 import { runbookWorkflowId } from '../../workflows/contracts';
@@ -111,9 +111,10 @@ export class RunbookWorld<M extends LocalMesh = LocalMesh> implements AsyncDispo
   start<W extends RunbookWorkflow>(
     workflow: W,
     input: Parameters<W>[0],
+    options: Omit<StartOptions, 'taskQueue'> = {},
   ): Promise<WorkflowHandleWithFirstExecutionRunId<W>> {
     this.runbookNodes.add(input.node);
-    return startRunbook(this.client, workflow, input, { taskQueue: this.taskQueue });
+    return startRunbook(this.client, workflow, input, { ...options, taskQueue: this.taskQueue });
   }
 
   /**

@@ -6,7 +6,13 @@ import {
   setHandler,
   workflowInfo,
 } from '@temporalio/workflow';
-import { FAILURE, runbookWorkflowId, statusQuery, type RunbookStatus } from '../contracts';
+import {
+  FAILURE,
+  runbookWorkflowId,
+  statusQuery,
+  type PredictedVerdicts,
+  type RunbookStatus,
+} from '../contracts';
 import { logContext } from '../interceptors';
 import type { RunbookPolicy } from '../policy';
 import { routeNodeWorkToNodes, settings } from './activities';
@@ -37,6 +43,8 @@ export interface RunbookIdentity {
    * it pushes as they are): another runbook changing one of them waits, one only relying on them does not.
    */
   touches?: { nodes: string[]; modules: string[]; reads?: string[]; what: string };
+  /** Each gate's verdict as the plan predicted it at the start. */
+  predicted?: PredictedVerdicts;
 }
 
 export async function openRunbook<P extends RunbookPlan>(
@@ -75,7 +83,7 @@ export async function openRunbook<P extends RunbookPlan>(
   try {
     if (plan.revision >= 2) await refuseUncleared(node);
     if (identity.touches) await takeLocks(locks, identity.touches, progress);
-    return await script(new Runbook(plan, progress, decisions, undo));
+    return await script(new Runbook(plan, progress, decisions, undo, identity.predicted));
   } catch (error) {
     throw await finish(error, progress, undo);
   } finally {

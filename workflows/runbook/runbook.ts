@@ -1,5 +1,5 @@
 import { patched } from '@temporalio/workflow';
-import type { RunbookStatus, WaitingVerdict } from '../contracts';
+import type { PredictedVerdicts, RunbookStatus, WaitingVerdict } from '../contracts';
 import type { Compensations } from './compensation';
 import type { Decisions } from './decisions';
 import { abortedBy, failureMessage, isAbort, isRollBack } from './failures';
@@ -38,6 +38,7 @@ export class Runbook<P extends RunbookPlan> {
     private readonly progress: Progress,
     private readonly decisions: Decisions,
     private readonly compensations: Compensations,
+    private readonly predicted: PredictedVerdicts = {},
   ) {}
 
   /** Runs one named step. A failed activity waits for retry or abort: nothing moves on, nothing fails silently. */
@@ -59,7 +60,7 @@ export class Runbook<P extends RunbookPlan> {
     const allowed: readonly string[] = plannedStep(this.plan, name)?.actions ?? [];
     const act = handlers as Partial<Record<string, () => Promise<unknown>>>;
     for (let waited = false; ; waited = true) {
-      const look = await this.attempt(name, check);
+      const look = againstPrediction(await this.attempt(name, check), this.predicted[name], waited);
       if (look.ok) {
         this.progress.mark(name, 'done', look.note);
         return waited;
@@ -152,4 +153,25 @@ function withRecheck(actions: readonly string[]): string[] {
   if (actions.includes('recheck')) return [...actions];
   const rest = actions.filter((a) => a !== 'abort');
   return [...rest, 'recheck', ...(actions.includes('abort') ? ['abort'] : [])];
+}
+
+/**
+ * A gate's first look, compared with what the plan predicted at the start: where they differ, the sentence
+ * says so (the node changed since, or the plan could not know). Later looks follow the operator's action.
+ */
+function againstPrediction(look: Look, predicted: string | undefined, waited: boolean): Look {
+  const verdict = look.ok ? 'ok' : look.verdict;
+  if (predicted === undefined || waited) return look;
+  if (predicted === verdict)
+    return look.ok
+      ? look
+      : { ...look, facts: [...look.facts, `as the plan predicted at the start: ${predicted}`] };
+  const differs = `the plan predicted ${predicted} at the start, the node says ${verdict} now`;
+  if (look.ok) return { ...look, note: `${look.note} (${differs})` };
+  return {
+    ...look,
+    note: `${look.note} (${differs})`,
+    reason: `${look.reason} Unlike the plan: ${differs}.`,
+    facts: [...look.facts, `unlike the plan: ${differs}`],
+  };
 }

@@ -40,17 +40,20 @@ export async function showPlanAndConfirm(
 /**
  * Before a fleet's start: each node's plan, shown as its outcome and the decisions to expect there, then
  * one question on a terminal for the whole fleet (unless --yes). Without a terminal nothing is asked.
+ * Returns each node's plan, by node.
  */
 export async function showFleetPlansAndConfirm(
   inputs: { node: string }[],
   module: string,
   options: ConfirmOptions,
-): Promise<void> {
+): Promise<Map<string, PlanReport>> {
   const asking = !options.yes && Boolean(process.stdin.isTTY);
   const out = options.json ? (asking ? process.stderr : undefined) : process.stdout;
+  const plans = new Map<string, PlanReport>();
   for (const input of inputs) {
     const plan = await planOrNote('edge-flip', input);
     if (!plan) continue;
+    plans.set(input.node, plan);
     const [headline] = load.plan().planAsLines(plan);
     out?.write(`${headline}\n${plan.decisions.map((d) => `  ${d.step}: ${d.sentence}\n`).join('')}`);
   }
@@ -60,6 +63,7 @@ export async function showFleetPlansAndConfirm(
       'Not started: the answer was not yes.',
       'Run the same command with --yes to start without asking.',
     );
+  return plans;
 }
 
 async function planOrNote(kind: RunbookKind, input: unknown): Promise<PlanReport | null> {

@@ -1,6 +1,7 @@
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
 import { lastRunOf, needsClearing } from '../../../client/last-run';
 import { fleetOrderLine, startEdgeFlipFleet } from '../../../client/start-fleet';
+import { predictedVerdicts } from '../../../client/start-runbook';
 import { MeshRefusedError } from '../../../mesh/errors';
 import type { MeshPort } from '../../../mesh/port';
 import { runbookWorkflowId } from '../../../workflows/contracts';
@@ -39,10 +40,15 @@ export async function launchFleet(
   await withClient(
     async (rb) => {
       for (const node of nodes) await refuseBusyNode(rb, node);
-      await showFleetPlansAndConfirm(input.runbooks, input.module, {
+      const plans = await showFleetPlansAndConfirm(input.runbooks, input.module, {
         yes: options.yes ?? false,
         json: options.json,
       });
+      for (const runbook of input.runbooks) {
+        const plan = plans.get(runbook.node);
+        const predicted = plan ? predictedVerdicts(plan) : undefined;
+        if (predicted) runbook.predicted = predicted;
+      }
       const id = fleetWorkflowId(input.module);
       try {
         await startEdgeFlipFleet(rb.client, load.workflows().edgeFlipFleet, input, {
