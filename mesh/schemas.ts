@@ -6,8 +6,11 @@ import { z } from 'zod';
  */
 
 export const NAME_PATTERN = /^[a-z0-9][a-z0-9-]*$/;
+/** As long as a host name's label may be: a node's name becomes part of its runbook's workflow id and queue. */
+export const NAME_MAX = 63;
 export const Name = z
   .string()
+  .max(NAME_MAX, `at most ${NAME_MAX} characters`)
   .regex(NAME_PATTERN, 'lower-case letters, digits and dashes, not starting with a dash');
 
 /** Whether text holds a character a host path, and so a resource id, may not: a control character or line break. */
