@@ -43,4 +43,24 @@ describe('the CLI on hostile arguments', () => {
     );
     assert.throws(() => resolveRunbookId('a'.repeat(5_000)), UsageError);
   });
+
+  it('refuses an address whose port no socket can have, instead of starting a runbook that cannot probe it', () => {
+    for (const publicAddress of ['http://127.0.0.1:99999', 'http://127.0.0.1:0'])
+      assert.throws(
+        () =>
+          edgeFlipInputFrom(
+            {
+              node: 'novox',
+              module: 'route-proxy',
+              predecessor: 'caddy',
+              publicName: ['example.org'],
+              publicAddress,
+              successorAddress: 'http://10.0.0.5:8081',
+            },
+            'alice',
+          ),
+        (error: unknown) => error instanceof UsageError && /port must be 1 to 65535/.test(error.message),
+        publicAddress,
+      );
+  });
 });
