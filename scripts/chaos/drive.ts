@@ -26,10 +26,19 @@ export interface SeenWait {
 
 export interface Driven {
   status?: RunbookStatus;
+  /** The waits the driver answered with recheck, as `gate (verdict): reason`. */
+  rechecks: string[];
   /** Why the runbook did not close: it stalled, waited where no answer fits, or its result failed. */
   problem?: string;
   waits: SeenWait[];
 }
+
+/**
+ * What a runbook waits with on a loaded machine without any fault (a health check that timed out, a report
+ * late): the operator looks again, up to three times per run; every recheck is in the run's notes.
+ */
+const RECHECKABLE = new Set(['failed', 'pending', 'unreadable']);
+const RECHECKS = 3;
 
 export interface DriveOptions {
   answer: Answer;
@@ -47,6 +56,7 @@ export interface DriveOptions {
 export async function drive(handle: WorkflowHandle, options: DriveOptions): Promise<Driven> {
   const deadline = Date.now() + options.deadlineMs;
   const waits: SeenWait[] = [];
+  const rechecks: string[] = [];
   let closed = false;
   const result = handle.result().then(
     () => undefined,
@@ -56,7 +66,7 @@ export async function drive(handle: WorkflowHandle, options: DriveOptions): Prom
   let last: RunbookStatus | undefined;
   while (!closed) {
     if (Date.now() > deadline)
-      return { status: last, problem: `did not close in ${options.deadlineMs / 1000} s`, waits };
+      return { status: last, problem: `did not close in ${options.deadlineMs / 1000} s`, waits, rechecks };
     const status = await handle.query(statusQuery).catch(() => undefined);
     if (status) last = status;
     const waiting = status?.waiting;
@@ -68,9 +78,23 @@ export async function drive(handle: WorkflowHandle, options: DriveOptions): Prom
           since: waiting.since,
           reason: waiting.reason,
         });
-      const action = options.answer(waiting);
+      let action = options.answer(waiting);
+      const recheck =
+        action === undefined &&
+        RECHECKABLE.has(waiting.verdict) &&
+        waiting.actions.includes('recheck') &&
+        rechecks.length < RECHECKS;
+      if (recheck) {
+        action = 'recheck';
+        rechecks.push(`${waiting.gate} (${waiting.verdict}): ${waiting.reason.slice(0, 160)}`);
+      }
       if (action === undefined)
-        return { status, problem: `waits at ${waiting.gate} (${waiting.verdict}): ${waiting.reason}`, waits };
+        return {
+          status,
+          problem: `waits at ${waiting.gate} (${waiting.verdict}): ${waiting.reason}`,
+          waits,
+          rechecks,
+        };
       await options.beforeDecision?.(waiting);
       await handle
         .executeUpdate(decideUpdate, {
@@ -82,7 +106,7 @@ export async function drive(handle: WorkflowHandle, options: DriveOptions): Prom
   }
   const failure = await result;
   const status = await handle.query(statusQuery).catch(() => last);
-  return { status, waits, ...(failure ? { problem: `the runbook failed: ${failure}` } : {}) };
+  return { status, waits, rechecks, ...(failure ? { problem: `the runbook failed: ${failure}` } : {}) };
 }
 
 /**

@@ -7,13 +7,17 @@ import type { ApplyReport, NodeState } from '../../mesh/schemas';
  */
 export type Expected = 'unreadable' | 'held' | 'not-ok';
 
+/** The documents as the hostile node writes them; one left out is sent as it truly is. */
+export interface HostileTexts {
+  report?: string;
+  nodeState?: string;
+}
+
 export interface Mutation {
   name: string;
-  /** Which document it corrupts. */
-  document: 'report' | 'nodeState';
   expected: Expected;
-  /** The document's text as the hostile node writes it, from the true report and state. */
-  text(report: ApplyReport, state: NodeState): string;
+  /** The hostile documents, made from the true report and state. */
+  texts(report: ApplyReport, state: NodeState): HostileTexts;
 }
 
 /** A small seeded generator (mulberry32): the same cases on every run. */
@@ -77,10 +81,21 @@ function stateWith(state: NodeState, report: ApplyReport): NodeState {
 
 export function reportMutations(): Mutation[] {
   const out: Mutation[] = [];
-  const report = (name: string, expected: Expected, text: Mutation['text']) =>
-    out.push({ name: `report: ${name}`, document: 'report', expected, text });
-  const state = (name: string, expected: Expected, text: Mutation['text']) =>
-    out.push({ name: `node state: ${name}`, document: 'nodeState', expected, text });
+  type Text = (report: ApplyReport, state: NodeState) => string;
+  const report = (name: string, expected: Expected, text: Text) =>
+    out.push({ name: `report: ${name}`, expected, texts: (r, s) => ({ report: text(r, s) }) });
+  const state = (name: string, expected: Expected, text: Text) =>
+    out.push({ name: `node state: ${name}`, expected, texts: (r, s) => ({ nodeState: text(r, s) }) });
+  /** A node that holds something, telling it the same in both documents (as a real node does). */
+  const holding = (name: string, expected: Expected, held: (report: ApplyReport) => ApplyReport) =>
+    out.push({
+      name: `both: ${name}`,
+      expected,
+      texts: (r, s) => {
+        const lying = held(r);
+        return { report: json(lying), nodeState: json(stateWith(s, lying)) };
+      },
+    });
   const rand = random(11);
 
   for (let i = 0; i < 250; i++) {
@@ -154,9 +169,9 @@ export function reportMutations(): Mutation[] {
   report('every applied id the same', 'unreadable', (r) =>
     json({ ...r, appliedIds: r.appliedIds.map(() => r.appliedIds[0]) }),
   );
-  report('a duplicated held entry', 'held', (r) => {
+  holding('a duplicated held entry', 'held', (r) => {
     const held = heldReport(r, 'assigned but not taken');
-    return json({ ...held, held: [...held.held, ...held.held] });
+    return { ...held, held: [...held.held, ...held.held] };
   });
   for (const older of [1, 2, 5]) {
     report(`the report of a push ${older} older`, 'unreadable', (r) =>
@@ -172,8 +187,10 @@ export function reportMutations(): Mutation[] {
     json({ ...r, applied: r.applied, appliedIds: [...r.appliedIds.slice(1), 'intruder/container:x'] }),
   );
   for (const reason of CONTROL_REASONS) {
-    report(`a held reason ${json(reason)}`, 'held', (r) => json(heldReport(r, reason)));
-    state(`a hold's reason ${json(reason)}`, 'held', (r, s) => json(stateWith(s, heldReport(r, reason))));
+    holding(`a held reason ${json(reason)}`, 'held', (r) => heldReport(r, reason));
+    report(`a hold only the report tells, reason ${json(reason)}`, 'unreadable', (r) =>
+      json(heldReport(r, reason)),
+    );
     report(`a resource id with ${json(reason.slice(-6))}`, 'unreadable', (r) =>
       json({ ...r, appliedIds: [...r.appliedIds.slice(1), `${r.appliedIds[0]}${reason}`] }),
     );
@@ -182,7 +199,7 @@ export function reportMutations(): Mutation[] {
     report(`a lone surrogate in the push id`, 'unreadable', (r) =>
       json({ ...r, pushId: `${r.pushId}${invalid}` }),
     );
-  for (let i = 0; i < 150; i++) {
+  for (let i = 0; i < 230; i++) {
     const [f1, f2] = [
       reportFields[Math.floor(rand() * reportFields.length)],
       reportFields[Math.floor(rand() * reportFields.length)],
@@ -194,7 +211,7 @@ export function reportMutations(): Mutation[] {
       json({ ...r, [f1]: v1, [f2]: v2 }),
     );
   }
-  report('10 MB: a held reason of 10 MB', 'held', (r) => json(heldReport(r, 'x'.repeat(10 << 20))));
+  holding('10 MB: a held reason of 10 MB', 'held', (r) => heldReport(r, 'x'.repeat(10 << 20)));
   report('10 MB: 200,000 applied ids never sent', 'not-ok', (r) => {
     const ids = Array.from({ length: 200_000 }, (_, i) =>
       `intruder/dir:/var/lib/intruder/${i}`.padEnd(50, 'x'),
@@ -204,7 +221,17 @@ export function reportMutations(): Mutation[] {
   report('10 MB: an unknown field of 10 MB', 'unreadable', (r) =>
     json({ ...r, padding: 'p'.repeat(10 << 20) }),
   );
-  state('10 MB: 100,000 holds', 'held', (r, s) => {
+  holding('10 MB: 20,000 held entries', 'held', (r) => {
+    const held = heldReport(r, 'assigned but not taken');
+    const first = held.held[0];
+    if (!first) return held;
+    const many = Array.from({ length: 100_000 }, (_, i) => ({
+      ...first,
+      reason: `hold ${i} `.padEnd(100, '.'),
+    }));
+    return { ...held, held: many };
+  });
+  state('10 MB: 100,000 holds its report does not tell', 'unreadable', (r, s) => {
     const held = heldReport(r, 'assigned but not taken');
     const holds = Array.from({ length: 100_000 }, (_, i) => ({
       ...held.held[0],

@@ -1,6 +1,7 @@
 import { removeNodeContainers } from '../../docker/cleanup';
-import { MeshUnreadableError } from '../../mesh/errors';
+import { createMeshActivities } from '../../activities/mesh';
 import { LocalMesh } from '../../mesh/local';
+import type { MeshPort } from '../../mesh/port';
 import { parseMeshJson } from '../../mesh/parse';
 import { ApplyReport, NodeState, type PushReceipt } from '../../mesh/schemas';
 import { seedEdgeFlip } from '../../test/support/edge-flip-seed';
@@ -8,13 +9,8 @@ import { runbookWorld } from '../../test/support/runbook-world';
 import { statusWhen } from '../../test/support/runbooks';
 import { edgeFlip } from '../../workflows';
 import type { RunbookStatus } from '../../workflows/contracts';
-import {
-  classify,
-  type ContainerEvidence,
-  type NodeStateEvidence,
-  type ReportEvidence,
-} from '../../workflows/verdict';
-import { reportMutations, type Expected, type Mutation } from './hostile-documents';
+import { classify, type ContainerEvidence } from '../../workflows/verdict';
+import { reportMutations, type Expected, type HostileTexts, type Mutation } from './hostile-documents';
 import type { ExperimentResult, RunResult } from './result';
 import { CHAOS_TIMINGS } from './runbook-cases';
 
@@ -25,19 +21,6 @@ function hasControl(text: string): boolean {
     if ((code < 0x20 && ch !== '\n') || (code >= 0x7f && code <= 0x9f) || code === 0x202e) return true;
   }
   return false;
-}
-
-/** A document through mesh's parser, as an activity reports it: readable, or unreadable with the reason. */
-function parsed<T>(
-  parse: () => T,
-): { readable: true; value: T } | { readable: false; source: string; error: string } {
-  try {
-    return { readable: true, value: parse() };
-  } catch (error) {
-    if (error instanceof MeshUnreadableError)
-      return { readable: false, source: error.source, error: error.message };
-    throw error;
-  }
 }
 
 /** Whether a verdict is what the mutation calls for. `ok` is always a wrong proceed. */
@@ -91,18 +74,31 @@ function truth() {
   return { node, module, receipt, report, state, containers: evidence };
 }
 
-/** Judges one mutation with the functions a gate uses: mesh's parser, then the verdict rule. */
-function judgeInProcess(mutation: Mutation, t: ReturnType<typeof truth>): RunResult {
+/**
+ * A mesh port that answers with the mutation's documents, parsed by the parser the local mesh reads its
+ * files with; only the two reads a gate makes are used.
+ */
+function documentsMesh(t: ReturnType<typeof truth>, texts: HostileTexts): MeshPort {
+  const answer = {
+    applyReport: async () =>
+      texts.report === undefined ? t.report : parseMeshJson(ApplyReport, texts.report, 'apply report'),
+    nodeState: async () =>
+      texts.nodeState === undefined ? t.state : parseMeshJson(NodeState, texts.nodeState, 'node state'),
+    watchReports: () => () => undefined,
+  };
+  return answer as unknown as MeshPort;
+}
+
+/** Judges one mutation as a gate does: the activity that collects the documents, then the verdict rule. */
+async function judgeInProcess(mutation: Mutation, t: ReturnType<typeof truth>): Promise<RunResult> {
   const began = Date.now();
-  const text = mutation.text(t.report, t.state);
-  const report: ReportEvidence =
-    mutation.document === 'report'
-      ? parsed(() => parseMeshJson(ApplyReport, text, 'apply report'))
-      : { readable: true, value: t.report };
-  const nodeState: NodeStateEvidence =
-    mutation.document === 'nodeState'
-      ? parsed(() => parseMeshJson(NodeState, text, 'node state'))
-      : { readable: true, value: t.state };
+  const texts = mutation.texts(t.report, t.state);
+  const { collectApplyEvidence } = createMeshActivities({ mesh: documentsMesh(t, texts) });
+  const { report, nodeState } = await collectApplyEvidence({
+    node: t.node,
+    pushId: t.receipt.pushId,
+    timeoutMs: 1_000,
+  });
   const verdict = classify({
     node: t.node,
     module: t.module,
@@ -132,9 +128,11 @@ function judgeInProcess(mutation: Mutation, t: ReturnType<typeof truth>): RunRes
 }
 
 /** Every mutation through mesh's parser and the verdict rule, in this process. */
-export function judgeAll(mutations: Mutation[]): RunResult[] {
+export async function judgeAll(mutations: Mutation[]): Promise<RunResult[]> {
   const t = truth();
-  return mutations.map((m) => judgeInProcess(m, t));
+  const results: RunResult[] = [];
+  for (const mutation of mutations) results.push(await judgeInProcess(mutation, t));
+  return results;
 }
 
 /**
@@ -144,19 +142,23 @@ export function judgeAll(mutations: Mutation[]): RunResult[] {
 class HostileMesh extends LocalMesh {
   readonly hostile = new Map<string, Mutation>();
 
+  private async hostileTexts(node: string, report: ApplyReport): Promise<HostileTexts> {
+    const mutation = this.hostile.get(node);
+    return mutation ? mutation.texts(report, await super.nodeState(node)) : {};
+  }
+
   override async applyReport(node: string, pushId: string): Promise<ApplyReport | undefined> {
     const report = await super.applyReport(node, pushId);
-    const mutation = this.hostile.get(node);
-    if (!report || mutation?.document !== 'report') return report;
-    const state = await super.nodeState(node);
-    return parseMeshJson(ApplyReport, mutation.text(report, state), `apply report of ${pushId} on ${node}`);
+    const text = report && (await this.hostileTexts(node, report)).report;
+    return text === undefined
+      ? report
+      : parseMeshJson(ApplyReport, text, `apply report of ${pushId} on ${node}`);
   }
 
   override async nodeState(node: string): Promise<NodeState> {
     const state = await super.nodeState(node);
-    const mutation = this.hostile.get(node);
-    if (!state.lastApply || mutation?.document !== 'nodeState') return state;
-    return parseMeshJson(NodeState, mutation.text(state.lastApply, state), `state of node ${node}`);
+    const text = state.lastApply ? (await this.hostileTexts(node, state.lastApply)).nodeState : undefined;
+    return text === undefined ? state : parseMeshJson(NodeState, text, `state of node ${node}`);
   }
 }
 
@@ -204,7 +206,7 @@ export async function hostileMeshInput(
     revision: 2,
   });
   if (baseline.verdict !== 'ok') throw new Error(`the true documents are not ok: ${baseline.reason}`);
-  const inProcess = judgeAll(mutations);
+  const inProcess = await judgeAll(mutations);
   const failed = inProcess.filter((r) => !r.passed);
   log(`  ${mutations.length} documents judged in process, ${failed.length} wrong`);
   for (const r of failed.slice(0, 20)) log(`    ${r.name}: ${r.notes.join('; ')}`);

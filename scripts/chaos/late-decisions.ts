@@ -84,24 +84,39 @@ export async function lateDecisions(log: (line: string) => void): Promise<Experi
     if (noWorker.code === 0) noWorkerNotes.push('accepted with no worker running');
     if (!oneSentence(noWorker) || !/worker/i.test(noWorker.stderr))
       noWorkerNotes.push(`not a clear sentence: ${noWorker.stderr.slice(0, 160)}`);
+    if (
+      noWorker.code !== 2 &&
+      /decide again/.test(noWorker.stderr) &&
+      !/before you decide again/.test(noWorker.stderr)
+    )
+      noWorkerNotes.push('told to decide again although the server keeps the decision');
     const restartedAt = Date.now();
     await world.startWorker({ nodeQueues: { localMesh: world.stateDir } });
-    const again = await statusWhen(handle, waitingAt('approve-stop-predecessor'), 120_000);
-    if (again.decisions.length !== approval.decisions.length)
-      noWorkerNotes.push('the approval was recorded while no worker ran');
-    const approved = await decide([
-      'approve',
-      input.node,
-      'approve-stop-predecessor',
-      '--evidence',
-      again.waiting?.evidence ?? '',
-    ]);
-    if (approved.code !== 0)
-      noWorkerNotes.push(
-        `the approval with a worker back: exit ${approved.code} ${approved.stderr.slice(0, 160)}`,
-      );
+    // The server keeps an approval no worker took and delivers it now; one it never got is sent again.
+    const approvedAt = (st: RunbookStatus) =>
+      st.phase !== 'running' || st.decisions.some((d) => d.gate === 'approve-stop-predecessor');
+    const after = await statusWhen(handle, approvedAt, 30_000).catch(() => handle.query(statusQuery));
+    const kept = after.decisions.some((d) => d.gate === 'approve-stop-predecessor');
+    if (!kept) {
+      const approved = await decide([
+        'approve',
+        input.node,
+        'approve-stop-predecessor',
+        '--evidence',
+        after.waiting?.evidence ?? '',
+      ]);
+      if (approved.code !== 0)
+        noWorkerNotes.push(
+          `the approval with a worker back: exit ${approved.code} ${approved.stderr.slice(0, 160)}`,
+        );
+    }
+    log(
+      `  the approval sent while no worker ran was ${kept ? 'kept by the server and taken when the worker came back' : 'not sent; approved again'}`,
+    );
     const done: RunbookStatus = await handle.result();
     if (done.phase !== 'completed') noWorkerNotes.push(`ended ${done.phase}: ${done.outcome ?? ''}`);
+    const approvals = done.decisions.filter((d) => d.gate === 'approve-stop-predecessor').length;
+    if (approvals !== 1) noWorkerNotes.push(`${approvals} approvals recorded`);
     runs.push(
       check('approve while no worker runs, then again with one', noWorkerNotes, {
         lost: done.phase === 'completed' ? 0 : 1,

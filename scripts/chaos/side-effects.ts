@@ -37,7 +37,9 @@ export class SideEffectRecorder {
     const lifecycle: Record<string, number> = {};
     for (const event of this.log.events) {
       if (!LIFECYCLE.has(event.action)) continue;
-      const key = `${event.name.slice(this.node.length + 1)} ${event.action}`;
+      // A data-path move's module has a name of its own per run (forge-1a2b3c): compare as `forge`.
+      const container = event.name.slice(this.node.length + 1).replace(/^forge-[0-9a-f]+\./, 'forge.');
+      const key = `${container} ${event.action}`;
       lifecycle[key] = (lifecycle[key] ?? 0) + 1;
     }
     const text = await readFile(this.journal, 'utf8').catch(() => '');

@@ -112,6 +112,7 @@ async function runOnce(
   }
   if (undisturbed && lost === 0 && JSON.stringify(steps) !== JSON.stringify(undisturbed.steps))
     notes.push(`steps differ from the undisturbed run: ${steps.join(', ')}`);
+  for (const recheck of driven.rechecks) notes.push(`rechecked ${recheck}`);
   const wrong = status ? wrongProceeds(status, driven.waits) : [];
   notes.push(...wrong);
   let duplicated = 0;
