@@ -213,7 +213,7 @@ export async function hostileMeshInput(
 
   const runs: RunResult[] = [...inProcess];
   await using world = await runbookWorld({ mesh: (stateDir) => new HostileMesh({ stateDir }) });
-  for (const mutation of sample(mutations, quick ? 3 : 14)) {
+  for (const mutation of sample(mutations, quick ? 2 : 14)) {
     const run = await throughRunbook(world, mutation).catch((error: unknown) => ({
       name: `runbook: ${mutation.name}`,
       passed: false,

@@ -23,7 +23,7 @@ type Experiment = (
 const EXPERIMENT_RUNNERS: Partial<Record<ExperimentName, Experiment>> = {
   'worker-kill': (_env, options, log) =>
     workerKills(
-      options.quick ? { sample: { 'edge-flip': 4, 'data-path-move': 2 }, randomRuns: 0 } : { randomRuns: 1 },
+      options.quick ? { sample: { 'edge-flip': 3, 'data-path-move': 1 }, randomRuns: 0 } : { randomRuns: 1 },
       log,
     ),
   'hostile-mesh-input': (_env, options, log) => hostileMeshInput(options.quick, log),
