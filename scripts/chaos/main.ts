@@ -6,6 +6,7 @@ import { badOperatorInput } from './bad-operator-input';
 import { concurrentStarts } from './concurrent-starts';
 import { hostileMeshInput } from './hostile-mesh-input';
 import { lateDecisions } from './late-decisions';
+import { serverRestart } from './server-restart';
 import { workerKills } from './worker-kills';
 
 /**
@@ -26,6 +27,7 @@ const EXPERIMENT_RUNNERS: Partial<Record<ExperimentName, Experiment>> = {
       options.quick ? { sample: { 'edge-flip': 3, 'data-path-move': 1 }, randomRuns: 0 } : { randomRuns: 1 },
       log,
     ),
+  'server-restart': (env, options, log) => serverRestart(env, options.quick, log),
   'hostile-mesh-input': (_env, options, log) => hostileMeshInput(options.quick, log),
   'bad-operator-input': (env, options, log) => badOperatorInput(env, options.quick, log),
   'concurrent-starts': (env, options, log) => concurrentStarts(env, options.quick, log),

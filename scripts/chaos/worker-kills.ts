@@ -62,6 +62,19 @@ class Workers {
   }
 }
 
+/** Undisturbed runs' side effects by runbook, for experiments that compare with one (measured once). */
+const undisturbedEffects = new Map<RunbookCase['kind'], SideEffects>();
+
+/** The side effects of an undisturbed run of `runbook`: measured earlier in this suite, else now. */
+export async function undisturbedRun(world: RunbookWorld, runbook: RunbookCase): Promise<SideEffects> {
+  const known = undisturbedEffects.get(runbook.kind);
+  if (known) return known;
+  const run = await runOnce(world, runbook, { at: 'none' });
+  if (!run.result.passed)
+    throw new Error(`an undisturbed ${runbook.kind} failed: ${run.result.notes.join('; ')}`);
+  return run.effects;
+}
+
 /** One run of a runbook on a fresh node with the given kill; `undisturbed` is the reference to compare with. */
 async function runOnce(
   world: RunbookWorld,
@@ -141,6 +154,7 @@ async function runOnce(
     duplicated === 0 &&
     (kill.at === 'none' || workers.kills.length > 0) &&
     (!undisturbed || JSON.stringify(steps) === JSON.stringify(undisturbed.steps));
+  if (kill.at === 'none' && passed) undisturbedEffects.set(runbook.kind, effects);
   const positions: KillAt[] = [
     ...scheduledInOrder(history.events ?? []).map(({ activity, occurrence }) => ({
       at: 'scheduled' as const,
