@@ -11,7 +11,8 @@ export const edgeFlipAnswer: Answer = (waiting) => {
 };
 
 export const dataPathMoveAnswer: Answer = (waiting) => {
-  if (waiting.verdict === 'unrecreated-volume' && waiting.actions.includes('recreate')) return 'recreate';
+  // The container must move to the new path whatever else the gate saw (a health check late under load).
+  if (waiting.gate === 'gate-apply' && waiting.actions.includes('recreate')) return 'recreate';
   if (waiting.verdict === 'approval' && waiting.actions.includes('keep')) return 'keep';
   return undefined;
 };
