@@ -23,7 +23,30 @@ export interface Presented {
   exitCode: number;
 }
 
+/**
+ * Control characters an argument brought into a message, shown as `\u001b` instead of sent to the operator's
+ * terminal (an escape sequence in a node name must not recolour or clear it). Line breaks and tabs stay.
+ */
+export function terminalSafe(text: string): string {
+  let safe = '';
+  for (const ch of text) {
+    const code = ch.codePointAt(0) ?? 0;
+    const control = (code < 0x20 && ch !== '\n' && ch !== '\t') || (code >= 0x7f && code <= 0x9f);
+    safe += control ? `\\u${code.toString(16).padStart(4, '0')}` : ch;
+  }
+  return safe;
+}
+
 export function presentError(error: unknown): Presented {
+  const presented = presentUnsafe(error);
+  return {
+    ...presented,
+    message: terminalSafe(presented.message),
+    ...(presented.suggestion === undefined ? {} : { suggestion: terminalSafe(presented.suggestion) }),
+  };
+}
+
+function presentUnsafe(error: unknown): Presented {
   if (error instanceof UsageError)
     return { message: error.message, suggestion: error.suggestion, exitCode: EXIT.usage };
   if (error instanceof ZodError) {

@@ -1,4 +1,5 @@
 /** Errors thrown by mesh adapters. They stay local; activities turn them into failures. */
+import { printable } from './schemas';
 
 /** A state file, report or command output from mesh that does not parse. Never to be read as success. */
 export class MeshUnreadableError extends Error {
@@ -8,7 +9,8 @@ export class MeshUnreadableError extends Error {
     readonly field: string,
     readonly detail: string,
   ) {
-    super(`${source}: ${field === '' ? 'the document' : `field "${field}"`} ${detail}`);
+    // The detail may quote what it could not parse: never a node's control characters, never 10 MB of it.
+    super(printable(`${source}: ${field === '' ? 'the document' : `field "${field}"`} ${detail}`));
   }
 }
 

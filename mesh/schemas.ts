@@ -6,18 +6,59 @@ import { z } from 'zod';
  */
 
 export const NAME_PATTERN = /^[a-z0-9][a-z0-9-]*$/;
+/** As long as a host name's label may be: a node's name becomes part of its runbook's workflow id and queue. */
+export const NAME_MAX = 63;
 export const Name = z
   .string()
+  .max(NAME_MAX, `at most ${NAME_MAX} characters`)
   .regex(NAME_PATTERN, 'lower-case letters, digits and dashes, not starting with a dash');
+
+/**
+ * Whether a character would act on a terminal or reorder the text around it: a C0 or C1 control character,
+ * a line or paragraph separator, or a bidirectional override.
+ */
+function isControl(ch: string): boolean {
+  const code = ch.codePointAt(0) ?? 0;
+  return (
+    code < 0x20 ||
+    (code >= 0x7f && code <= 0x9f) ||
+    code === 0x2028 ||
+    code === 0x2029 ||
+    (code >= 0x202a && code <= 0x202e) ||
+    (code >= 0x2066 && code <= 0x2069)
+  );
+}
 
 /** Whether text holds a character a host path, and so a resource id, may not: a control character or line break. */
 function unprintable(text: string): boolean {
-  for (const ch of text) {
-    const code = ch.codePointAt(0) ?? 0;
-    if (code < 0x20 || code === 0x7f || code === 0x85 || code === 0x2028 || code === 0x2029) return true;
-  }
+  for (const ch of text) if (isControl(ch)) return true;
   return false;
 }
+
+/** How much of a node's own sentence (a hold's reason, a failure) the runbook keeps. */
+export const NODE_TEXT_MAX = 500;
+
+/**
+ * Text a node wrote that an operator will read, made safe to show: line breaks and tabs become spaces, other
+ * control characters are escaped (`\u001b`), and it is cut after 500 characters, saying how long it was.
+ */
+export function printable(text: string, max = NODE_TEXT_MAX): string {
+  let safe = '';
+  for (const ch of text) {
+    safe += /\s/.test(ch)
+      ? ' '
+      : isControl(ch)
+        ? `\\u${(ch.codePointAt(0) ?? 0).toString(16).padStart(4, '0')}`
+        : ch;
+    if (safe.length > max) return `${safe.slice(0, max)}… (${text.length} characters)`;
+  }
+  return safe;
+}
+
+const NodeText = z
+  .string()
+  .min(1)
+  .transform((text) => printable(text));
 
 export const AbsolutePath = z
   .string()
@@ -78,8 +119,13 @@ export const ResourceId = z
   .regex(/^[a-z0-9][a-z0-9-]*\/(dir|container):.+$/, 'not a mesh resource id')
   .refine((id) => !unprintable(id), 'not a mesh resource id: control characters or line breaks');
 
+const PushId = z
+  .string()
+  .min(1)
+  .refine((id) => !unprintable(id), 'must not contain control characters or line breaks');
+
 export const PushReceipt = z.strictObject({
-  pushId: z.string().min(1),
+  pushId: PushId,
   node: Name,
   sent: z.number().int().min(0),
   resourceIds: z.array(ResourceId),
@@ -89,19 +135,19 @@ export type PushReceipt = z.infer<typeof PushReceipt>;
 export const HeldResource = z.strictObject({
   resource: ResourceId,
   module: Name,
-  reason: z.string().min(1),
+  reason: NodeText,
 });
 export type HeldResource = z.infer<typeof HeldResource>;
 
 export const FailedResource = z.strictObject({
   resource: ResourceId,
   module: Name,
-  error: z.string().min(1),
+  error: NodeText,
 });
 export type FailedResource = z.infer<typeof FailedResource>;
 
 export const ApplyReport = z.strictObject({
-  pushId: z.string().min(1),
+  pushId: PushId,
   node: Name,
   applied: z.number().int().min(0),
   appliedIds: z.array(ResourceId),

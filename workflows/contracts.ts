@@ -63,7 +63,11 @@ const HostName = z
   );
 const HttpAddress = z
   .string()
-  .regex(/^https?:\/\/[^/\s]+$/, 'an address like http://127.0.0.1:8080 (scheme, host and port, no path)');
+  .regex(/^https?:\/\/[^/\s]+$/, 'an address like http://127.0.0.1:8080 (scheme, host and port, no path)')
+  .refine((address) => {
+    const port = /:(\d+)$/.exec(address)?.[1];
+    return port === undefined || (Number(port) >= 1 && Number(port) <= 65535);
+  }, 'its port must be 1 to 65535');
 
 /** How long a runbook waits for mesh and containers before it asks the operator; tests shorten them. */
 export const Timings = z.strictObject({

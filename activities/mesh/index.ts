@@ -1,7 +1,14 @@
 import { z } from 'zod';
 import { MeshUnreadableError } from '../../mesh/errors';
 import type { MeshPort } from '../../mesh/port';
-import { AbsolutePath, ModuleSpec, Name, UpgradePolicy } from '../../mesh/schemas';
+import {
+  AbsolutePath,
+  ModuleSpec,
+  Name,
+  UpgradePolicy,
+  type ApplyReport,
+  type NodeState,
+} from '../../mesh/schemas';
 import { ApplyReportTimeoutError, waitForApplyReport } from '../../mesh/wait-for-apply';
 import type { NodeStateEvidence, ReceiptEvidence, ReportEvidence } from '../../workflows/verdict';
 import { invalidInput, parseActivityInput, refusalsAreFinal } from '../failures';
@@ -32,6 +39,27 @@ function unreadable(
   if (error instanceof ApplyReportTimeoutError)
     return { readable: false, source: fallbackSource, error: error.message };
   throw error;
+}
+
+/**
+ * How the node state's record of this push differs from the push's own report, if it does: two documents
+ * of one node about one push that disagree are not evidence of either (a node may not be believed twice).
+ */
+function lastApplyDiffers(report: ApplyReport, state: NodeState): string | undefined {
+  const last = state.lastApply;
+  if (!last || last.pushId !== report.pushId) return undefined;
+  const facts = (a: ApplyReport) => ({
+    node: a.node,
+    applied: a.applied,
+    appliedIds: [...a.appliedIds].sort(),
+    held: a.held.map((h) => h.resource).sort(),
+    failed: a.failed.map((f) => f.resource).sort(),
+  });
+  const [mine, theirs] = [facts(last), facts(report)];
+  const differing = (Object.keys(mine) as (keyof typeof mine)[]).filter(
+    (key) => JSON.stringify(mine[key]) !== JSON.stringify(theirs[key]),
+  );
+  return differing.length > 0 ? `${differing.join(', ')}` : undefined;
 }
 
 /** Mesh verbs as activities. Push is not idempotent in id, but repeating it sends the same desired state. */
@@ -78,6 +106,14 @@ export function createMeshActivities({ mesh }: MeshActivityDeps) {
       } catch (error) {
         nodeState = unreadable(error, `state of node ${node}`);
       }
+      const disagreement =
+        report.readable && nodeState.readable && lastApplyDiffers(report.value, nodeState.value);
+      if (disagreement)
+        nodeState = {
+          readable: false,
+          source: `state of node ${node}`,
+          error: `its last apply of ${pushId} differs from the report of that push: ${disagreement}`,
+        };
       return { report, nodeState };
     },
     /** The nodes the module is assigned to, sorted: a move of one node's data changes the spec of all. */

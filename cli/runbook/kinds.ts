@@ -1,7 +1,7 @@
 import { userInfo } from 'node:os';
 import { RUNBOOK_KINDS, runbookWorkflowId, type RunbookKind } from '../../workflows/contracts';
 import { FLEET_WORKFLOW_TYPES } from '../../workflows/fleet/contracts';
-import { NAME_PATTERN } from '../../mesh/schemas';
+import { Name } from '../../mesh/schemas';
 import { UsageError } from '../errors';
 
 type CamelCase<S extends string> = S extends `${infer Head}-${infer Tail}`
@@ -38,8 +38,8 @@ const ID_PREFIX = runbookWorkflowId('');
 
 /** A runbook id (`runbook-novox`) as given, or a bare node name (`novox`) turned into its runbook's id. */
 export function resolveRunbookId(given: string): string {
-  if (given.startsWith(ID_PREFIX) && given.length > ID_PREFIX.length) return given;
-  if (NAME_PATTERN.test(given)) return runbookWorkflowId(given);
+  const node = given.startsWith(ID_PREFIX) ? given.slice(ID_PREFIX.length) : given;
+  if (Name.safeParse(node).success) return runbookWorkflowId(node);
   throw new UsageError(
     `"${given}" is neither a runbook id (${runbookWorkflowId('<node>')}) nor a node name.`,
     'See the runbooks and their ids with `mesh runbook list`.',

@@ -29,6 +29,14 @@ export function gateDecidedOn(waiting: Waiting | null | undefined, decision: Dec
 }
 
 /**
+ * What to say when no worker took a decision in time. The server keeps the Update and delivers it when a
+ * worker polls again, so the decision may still be taken: the operator must look before deciding again.
+ */
+export function untakenDecision(id: string, seconds: number, taskQueue: string): string {
+  return `No worker took the decision for ${id} within ${seconds} s; the server keeps it, and the runbook takes or refuses it once a worker polls task queue ${taskQueue} again: check with \`mesh runbook status ${id}\` before you decide again.`;
+}
+
+/**
  * Sends one decision as the runbook's `decide` Update. The runbook is the judge: its validator refuses a
  * decision that fits no waiting gate, its handler one on stale evidence, by an approver the policy does not
  * allow, or by the initiator at a four-eyes gate. Either refusal is its own sentence (exit 2).
@@ -73,9 +81,7 @@ export async function sendDecision(
       );
     }
     if (error instanceof WorkflowUpdateRPCTimeoutOrCancelledError) {
-      throw new Error(
-        `No worker took the decision for ${id} within ${UPDATE_MS / 1000} s; check the worker on task queue ${described.taskQueue} and decide again.`,
-      );
+      throw new Error(untakenDecision(id, UPDATE_MS / 1000, described.taskQueue));
     }
     if (error instanceof WorkflowNotFoundError) throw endedRunbook(id, 'meanwhile', 'decide');
     throw error;

@@ -1,0 +1,84 @@
+import { ChaosEnv } from './chaos-env';
+import { ChaosUsageError, parseChaosOptions, type ChaosOptions, type ExperimentName } from './options';
+import { allHeld, failedRun, type ExperimentResult } from './result';
+import { renderTable } from './table';
+import { badOperatorInput } from './bad-operator-input';
+import { concurrentStarts } from './concurrent-starts';
+import { hostileMeshInput } from './hostile-mesh-input';
+import { lateDecisions } from './late-decisions';
+import { serverRestart } from './server-restart';
+import { workerKills } from './worker-kills';
+
+/**
+ * `npm run chaos`: injects faults and bad input into the real stack (a Temporal dev server of its own with
+ * a database file, the local mesh on the real Docker engine, runbook workers in child processes, the
+ * compiled CLI) and prints, per experiment, how many runs held and what was lost, duplicated or passed
+ * wrongly. Exits 1 when any run failed or any of those counts is not zero, 2 on bad options.
+ */
+type Experiment = (
+  env: ChaosEnv,
+  options: ChaosOptions,
+  log: (line: string) => void,
+) => Promise<ExperimentResult>;
+
+const EXPERIMENT_RUNNERS: Partial<Record<ExperimentName, Experiment>> = {
+  'worker-kill': (_env, options, log) =>
+    workerKills(
+      options.quick ? { sample: { 'edge-flip': 2, 'data-path-move': 1 }, randomRuns: 0 } : { randomRuns: 1 },
+      log,
+    ),
+  'server-restart': (env, options, log) => serverRestart(env, options.quick, log),
+  'hostile-mesh-input': (_env, options, log) => hostileMeshInput(options.quick, log),
+  'bad-operator-input': (env, options, log) => badOperatorInput(env, options.quick, log),
+  'concurrent-starts': (env, options, log) => concurrentStarts(env, options.quick, log),
+  'late-decisions': (_env, _options, log) => lateDecisions(log),
+};
+
+async function main(): Promise<number> {
+  let options: ChaosOptions;
+  try {
+    options = parseChaosOptions(process.argv.slice(2));
+  } catch (error) {
+    if (!(error instanceof ChaosUsageError)) throw error;
+    process.stderr.write(`${error.message}\n`);
+    return 2;
+  }
+  const log = (line: string) => process.stderr.write(`chaos: ${line}\n`);
+  const started = Date.now();
+  const env = await ChaosEnv.start(log);
+  const interrupted = () => void env.close().finally(() => process.exit(130));
+  process.once('SIGINT', interrupted);
+  process.once('SIGTERM', interrupted);
+  const results: ExperimentResult[] = [];
+  try {
+    for (const name of options.only) {
+      log(`${name}${options.quick ? ' (quick)' : ''}`);
+      const experimentStarted = Date.now();
+      const runner = EXPERIMENT_RUNNERS[name];
+      if (!runner) continue;
+      const result = await runner(env, options, log).catch((error: unknown): ExperimentResult => ({
+        experiment: name,
+        runs: [
+          failedRun('the experiment', `crashed: ${error instanceof Error ? error.stack : String(error)}`),
+        ],
+        seconds: (Date.now() - experimentStarted) / 1000,
+      }));
+      results.push(result);
+    }
+  } finally {
+    await env.close();
+  }
+  const seconds = (Date.now() - started) / 1000;
+  if (options.json)
+    process.stdout.write(`${JSON.stringify({ quick: options.quick, seconds, results }, null, 2)}\n`);
+  else process.stdout.write(`${renderTable(results)}\n\nchaos: ${seconds.toFixed(0)} s in all\n`);
+  return allHeld(results) ? 0 : 1;
+}
+
+void main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    process.stderr.write(`chaos: ${error instanceof Error ? error.stack : String(error)}\n`);
+    process.exit(1);
+  },
+);

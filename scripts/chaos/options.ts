@@ -1,0 +1,42 @@
+export const EXPERIMENTS = [
+  'worker-kill',
+  'server-restart',
+  'hostile-mesh-input',
+  'bad-operator-input',
+  'concurrent-starts',
+  'late-decisions',
+] as const;
+export type ExperimentName = (typeof EXPERIMENTS)[number];
+
+export interface ChaosOptions {
+  quick: boolean;
+  json: boolean;
+  only: ExperimentName[];
+}
+
+export class ChaosUsageError extends Error {
+  override readonly name = 'ChaosUsageError';
+}
+
+/** `--quick` (the CI subset), `--json` (the results as JSON on stdout), `--only a,b` (those experiments). */
+export function parseChaosOptions(argv: string[]): ChaosOptions {
+  const options: ChaosOptions = { quick: false, json: false, only: [...EXPERIMENTS] };
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    if (arg === '--quick') options.quick = true;
+    else if (arg === '--json') options.json = true;
+    else if (arg === '--only' || arg?.startsWith('--only=')) {
+      const value = arg === '--only' ? argv[++i] : arg.slice('--only='.length);
+      if (!value)
+        throw new ChaosUsageError('--only needs experiment names, e.g. --only worker-kill,late-decisions.');
+      const names = value.split(',').map((name) => name.trim());
+      const unknown = names.filter((name) => !(EXPERIMENTS as readonly string[]).includes(name));
+      if (unknown.length > 0)
+        throw new ChaosUsageError(
+          `No experiment ${unknown.join(', ')}: choose from ${EXPERIMENTS.join(', ')}.`,
+        );
+      options.only = names as ExperimentName[];
+    } else throw new ChaosUsageError(`Unknown option ${arg}: use --quick, --json or --only <experiments>.`);
+  }
+  return options;
+}

@@ -1,0 +1,91 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { createMeshActivities } from '../../activities/mesh';
+import { MeshUnreadableError } from '../../mesh/errors';
+import { LocalMesh } from '../../mesh/local';
+import { parseMeshJson } from '../../mesh/parse';
+import { ApplyReport, type NodeState } from '../../mesh/schemas';
+
+/** Found by the chaos suite (scripts/chaos, hostile mesh input): documents a lying or broken node may write. */
+const REPORT = {
+  pushId: 'novox-3',
+  node: 'novox',
+  applied: 1,
+  appliedIds: ['route-proxy/container:edge'],
+  held: [{ resource: 'route-proxy/container:ca', module: 'route-proxy', reason: 'assigned but not taken' }],
+  failed: [],
+  finishedAt: '2026-12-01T12:00:00.000Z',
+};
+
+const withReason = (reason: string) => ({ ...REPORT, held: [{ ...REPORT.held[0], reason }] });
+
+describe("a node's hostile documents", () => {
+  it("escapes control and bidi characters in a node's reasons, so they never reach an operator's terminal", () => {
+    const cases: [string, string][] = [
+      ['x\u001b[2J\u001b[H', 'x\\u001b[2J\\u001b[H'],
+      ['held\r\nFAKE: all applied', 'held  FAKE: all applied'],
+      ['nul\u0000', 'nul\\u0000'],
+      ['csi \u009b31m', 'csi \\u009b31m'],
+      ['rtl \u202e', 'rtl \\u202e'],
+    ];
+    for (const [reason, shown] of cases) {
+      const report = parseMeshJson(ApplyReport, JSON.stringify(withReason(reason)), 'report');
+      assert.equal(report.held[0]?.reason, shown);
+    }
+  });
+
+  it("cuts a node's reason of 10 MB to a sentence an operator can read", () => {
+    const report = parseMeshJson(ApplyReport, JSON.stringify(withReason('x'.repeat(10 << 20))), 'report');
+    const reason = report.held[0]?.reason ?? '';
+    assert.ok(reason.length <= 600, `${reason.length} characters`);
+    assert.match(reason, /10485\d+ characters/);
+  });
+
+  it('refuses a resource id or push id with C1 controls or bidi overrides as unreadable', () => {
+    for (const bad of ['route-proxy/container:edge\u009b2J', 'route-proxy/container:e\u202edge']) {
+      assert.throws(
+        () => parseMeshJson(ApplyReport, JSON.stringify({ ...REPORT, appliedIds: [bad] }), 'report'),
+        MeshUnreadableError,
+      );
+    }
+    assert.throws(
+      () => parseMeshJson(ApplyReport, JSON.stringify({ ...REPORT, pushId: 'novox-3\u001b[31m' }), 'report'),
+      MeshUnreadableError,
+    );
+  });
+
+  it('says what did not parse without echoing the control characters it found', () => {
+    const error = (() => {
+      try {
+        parseMeshJson(ApplyReport, '\u0000\u0000', 'report');
+      } catch (e) {
+        return e;
+      }
+      return undefined;
+    })();
+    assert.ok(error instanceof MeshUnreadableError);
+    assert.ok(![...error.message].some((ch) => ch < ' '), JSON.stringify(error.message));
+    assert.match(error.message, /\\u0000/);
+  });
+
+  it("finds the node state unreadable when its last apply of this push differs from the push's report", async () => {
+    const state: NodeState = {
+      node: 'novox',
+      adopted: true,
+      hostRoot: '/',
+      assigned: ['route-proxy'],
+      taken: [],
+      holds: [],
+      lastApply: { ...REPORT, node: 'other', held: [] },
+    };
+    const lying = new (class extends LocalMesh {
+      override applyReport = async () => parseMeshJson(ApplyReport, JSON.stringify(REPORT), 'report');
+      override nodeState = async () => state;
+    })({ stateDir: '/nonexistent' });
+    const { collectApplyEvidence } = createMeshActivities({ mesh: lying });
+    const evidence = await collectApplyEvidence({ node: 'novox', pushId: 'novox-3', timeoutMs: 1_000 });
+    assert.equal(evidence.report.readable, true);
+    assert.equal(evidence.nodeState.readable, false);
+    assert.match(evidence.nodeState.readable ? '' : evidence.nodeState.error, /differs from the report/);
+  });
+});
