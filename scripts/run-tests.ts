@@ -1,12 +1,10 @@
-import { readdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { writeFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
-import { bundleWorkflowCode } from '@temporalio/worker';
 import { freeLocalPort } from '../worker/ports';
 import { devServerExecutable } from '../worker/temporal-binary';
-import { WORKFLOW_INTERCEPTOR_MODULES, WORKFLOWS_PATH } from '../worker/workflow-code';
+import { writeWorkflowBundle } from '../worker/workflow-bundle';
 import { MESH_SEARCH_ATTRIBUTES } from '../workflows/search-attributes';
 import { allPassed, runTestFiles, summaryLine } from './node-test-run';
 
@@ -28,15 +26,6 @@ function testFiles(dir: string): string[] {
     })
     .sort();
 }
-
-const quietLogger = {
-  log: () => undefined,
-  trace: () => undefined,
-  debug: () => undefined,
-  info: () => undefined,
-  warn: (message: string) => process.stderr.write(`bundle: ${message}\n`),
-  error: (message: string) => process.stderr.write(`bundle: ${message}\n`),
-};
 
 /**
  * The dev server, on free ports. Picking a free port and binding it are two steps, so on a busy machine
@@ -69,12 +58,7 @@ async function main(): Promise<number> {
   const scratch = mkdtempSync(join(tmpdir(), 'mesh-harness-'));
   try {
     const bundle = join(scratch, 'workflows.js');
-    const { code } = await bundleWorkflowCode({
-      workflowsPath: WORKFLOWS_PATH,
-      workflowInterceptorModules: WORKFLOW_INTERCEPTOR_MODULES,
-      logger: quietLogger,
-    });
-    writeFileSync(bundle, code);
+    await writeWorkflowBundle(bundle);
     // node:test's run() on Node 20 has no env or cwd option: its test processes inherit this process's.
     Object.assign(process.env, {
       TEMPORAL_ADDRESS: temporal.address,

@@ -1,38 +1,23 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Client } from '@temporalio/client';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
-import { bundleWorkflowCode } from '@temporalio/worker';
 import { removeNodeContainers } from '../../docker/cleanup';
 import { BASE_IMAGE, DockerEngine } from '../../docker/engine';
 import { LocalMesh } from '../../mesh/local';
 import { findTemporalCli } from '../../worker/temporal-binary';
-import { WORKFLOW_INTERCEPTOR_MODULES, WORKFLOWS_PATH } from '../../worker/workflow-code';
+import { writeWorkflowBundle } from '../../worker/workflow-bundle';
 import { MESH_SEARCH_ATTRIBUTES } from '../../workflows/search-attributes';
 import { BenchWorker } from './worker-process';
 
 const TEMPORAL_ON_STDERR = join(__dirname, 'temporal-on-stderr.sh');
 
-const silentBundler = {
-  log: () => undefined,
-  trace: () => undefined,
-  debug: () => undefined,
-  info: () => undefined,
-  warn: (message: string) => process.stderr.write(`bundle: ${message}\n`),
-  error: (message: string) => process.stderr.write(`bundle: ${message}\n`),
-};
-
 /** The workflows bundled once, as the test harness does; the worker loads this file instead of bundling. */
 async function bundleWorkflows(scratch: string): Promise<string> {
   const bundle = join(scratch, 'workflows.js');
-  const { code } = await bundleWorkflowCode({
-    workflowsPath: WORKFLOWS_PATH,
-    workflowInterceptorModules: WORKFLOW_INTERCEPTOR_MODULES,
-    logger: silentBundler,
-  });
-  await writeFile(bundle, code);
+  await writeWorkflowBundle(bundle);
   return bundle;
 }
 

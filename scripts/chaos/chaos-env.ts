@@ -1,22 +1,12 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client, Connection } from '@temporalio/client';
-import { bundleWorkflowCode } from '@temporalio/worker';
 import { DockerEngine, BASE_IMAGE } from '../../docker/engine';
 import { startDevServer, type DevServer, type DevServerOptions } from '../../worker/dev-server';
 import { freeLocalPort } from '../../worker/ports';
 import { findTemporalCli } from '../../worker/temporal-binary';
-import { WORKFLOW_INTERCEPTOR_MODULES, WORKFLOWS_PATH } from '../../worker/workflow-code';
-
-const silentBundler = {
-  log: () => undefined,
-  trace: () => undefined,
-  debug: () => undefined,
-  info: () => undefined,
-  warn: (message: string) => process.stderr.write(`bundle: ${message}\n`),
-  error: (message: string) => process.stderr.write(`bundle: ${message}\n`),
-};
+import { writeWorkflowBundle } from '../../worker/workflow-bundle';
 
 /**
  * The stack the experiments inject faults into: a Temporal dev server of the suite's own on free ports with
@@ -62,12 +52,7 @@ export class ChaosEnv {
     const env = new ChaosEnv(serverOptions, server, scratch, engine);
     log(`Temporal dev server on ${server.address}, its database ${server.dbFile}`);
     const bundle = join(scratch, 'workflows.js');
-    const { code } = await bundleWorkflowCode({
-      workflowsPath: WORKFLOWS_PATH,
-      workflowInterceptorModules: WORKFLOW_INTERCEPTOR_MODULES,
-      logger: silentBundler,
-    });
-    await writeFile(bundle, code);
+    await writeWorkflowBundle(bundle);
     delete process.env.MESH_CONFIG;
     Object.assign(process.env, {
       TEMPORAL_ADDRESS: server.address,

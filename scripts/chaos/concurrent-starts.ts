@@ -1,5 +1,5 @@
 import type { Client } from '@temporalio/client';
-import { seedEdgeFlip } from '../../test/support/edge-flip-seed';
+import { edgeFlipArgs, seedEdgeFlip } from '../../test/support/edge-flip-seed';
 import { runbookWorld } from '../../test/support/runbook-world';
 import type { EdgeFlipInputArg } from '../../workflows/contracts';
 import { runbookWorkflowId } from '../../workflows/contracts';
@@ -8,28 +8,14 @@ import type { ChaosEnv } from './chaos-env';
 import type { ExperimentResult, RunResult } from './result';
 
 /** `mesh runbook start edge-flip` for a seeded node, detached, as an operator would type it. */
-function startArgs(input: EdgeFlipInputArg, as: string): string[] {
-  return [
-    'runbook',
-    'start',
-    'edge-flip',
-    '--node',
-    input.node,
-    '--module',
-    input.module,
-    '--predecessor',
-    input.predecessor,
-    ...input.publicNames.flatMap((name) => ['--public-name', name]),
-    '--public-address',
-    input.publicAddress,
-    '--successor-address',
-    input.successorAddress,
-    ...(input.successorMarker ? ['--successor-marker', input.successorMarker] : []),
-    '--as',
-    as,
-    '--detach',
-  ];
-}
+const startArgs = (input: EdgeFlipInputArg, as: string) => [
+  'runbook',
+  'start',
+  ...edgeFlipArgs(input),
+  '--as',
+  as,
+  '--detach',
+];
 
 async function executions(client: Client, node: string): Promise<number> {
   let count = 0;

@@ -13,7 +13,7 @@ import { LocalMesh } from '../../mesh/local';
 import { waitForApplyReport } from '../../mesh/wait-for-apply';
 import { edgeFlip } from '../../workflows';
 import { FAILURE, RunbookStatus, type EdgeFlipInputArg } from '../../workflows/contracts';
-import { seedEdgeFlip } from '../support/edge-flip-seed';
+import { edgeFlipArgs, seedEdgeFlip } from '../support/edge-flip-seed';
 import { runbookWorld, type RunbookWorld } from '../support/runbook-world';
 import { closedFailing, statusWhen, stepState, waitingAt } from '../support/runbooks';
 
@@ -63,24 +63,7 @@ function assertRefused(outcome: Outcome, sentence: RegExp): void {
   assert.match(lines[0] ?? '', sentence);
 }
 
-function startArgs(input: EdgeFlipInputArg): string[] {
-  return [
-    'start',
-    'edge-flip',
-    '--node',
-    input.node,
-    '--module',
-    input.module,
-    '--predecessor',
-    input.predecessor,
-    ...input.publicNames.flatMap((name) => ['--public-name', name]),
-    '--public-address',
-    input.publicAddress,
-    '--successor-address',
-    input.successorAddress,
-    ...(input.successorMarker ? ['--successor-marker', input.successorMarker] : []),
-  ];
-}
+const startArgs = (input: EdgeFlipInputArg) => ['start', ...edgeFlipArgs(input)];
 
 /** The workflow's own guard, reached without the CLI: a runbook started on the node fails NodeNeedsClearing. */
 async function refusedByTheRunbook(world: RunbookWorld, input: EdgeFlipInputArg): Promise<void> {

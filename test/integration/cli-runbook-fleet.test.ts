@@ -1,42 +1,16 @@
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
-import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { promisify } from 'node:util';
 import { WorkflowNotFoundError } from '@temporalio/client';
 import { fleetPredecessorSpec } from '../../mesh/local/scenarios/edge-fleet';
 import { edgeFlip } from '../../workflows';
 import { runbookWorkflowId, statusQuery } from '../../workflows/contracts';
 import { fleetWorkflowId } from '../../workflows/fleet/contracts';
 import { forward, seedFleet } from '../support/edge-flip-fleet';
+import { meshRunbook } from '../support/mesh-cli';
 import { runbookWorld, type RunbookWorld } from '../support/runbook-world';
 import { decide, statusWhen, waitingAt } from '../support/runbooks';
 
-const MESH = join(__dirname, '..', '..', 'bin', 'mesh.js');
-const run = promisify(execFile);
-
-interface Outcome {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-/** `mesh runbook ...` as a subprocess on the world's task queue and local mesh. */
-async function mesh(world: RunbookWorld, ...args: string[]): Promise<Outcome> {
-  const env = {
-    ...process.env,
-    MESH_TASK_QUEUE: world.taskQueue,
-    MESH_ADAPTER: 'local',
-    MESH_LOCAL_STATE: world.stateDir,
-  };
-  try {
-    const { stdout, stderr } = await run(MESH, ['runbook', ...args], { env });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const failed = error as { code: number; stdout: string; stderr: string };
-    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
-  }
-}
+const mesh = meshRunbook;
 
 /** Looks again at any other wait of the node (a container slow to turn healthy on a loaded machine). */
 async function untilApproval(world: RunbookWorld, node: string): Promise<void> {

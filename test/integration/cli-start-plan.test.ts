@@ -7,7 +7,7 @@ import { WorkflowNotFoundError } from '@temporalio/client';
 import { shellWord } from '../../cli/output';
 import { runbookWorkflowId, type EdgeFlipInputArg } from '../../workflows/contracts';
 import { PlanReport } from '../../workflows/plan-report';
-import { seedEdgeFlip } from '../support/edge-flip-seed';
+import { edgeFlipArgs, seedEdgeFlip } from '../support/edge-flip-seed';
 import { runbookWorld, type RunbookWorld } from '../support/runbook-world';
 
 const MESH = join(__dirname, '..', '..', 'bin', 'mesh.js');
@@ -25,26 +25,13 @@ const envOf = (world: RunbookWorld) => ({
   NO_COLOR: '1',
 });
 
-function startArgs(input: EdgeFlipInputArg, ...extra: string[]): string[] {
-  return [
-    'runbook',
-    'start',
-    'edge-flip',
-    '--node',
-    input.node,
-    '--module',
-    input.module,
-    '--predecessor',
-    input.predecessor,
-    ...input.publicNames.flatMap((name) => ['--public-name', name]),
-    '--public-address',
-    input.publicAddress,
-    '--successor-address',
-    input.successorAddress,
-    '--detach',
-    ...extra,
-  ];
-}
+const startArgs = (input: EdgeFlipInputArg, ...extra: string[]) => [
+  'runbook',
+  'start',
+  ...edgeFlipArgs(input),
+  '--detach',
+  ...extra,
+];
 
 /** `mesh ...` on a real pseudo-terminal (util-linux `script`), typing `typed` into it. */
 function onTerminal(world: RunbookWorld, args: string[], typed: string): Promise<Outcome> {

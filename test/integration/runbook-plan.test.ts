@@ -1,56 +1,19 @@
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { promisify } from 'node:util';
 import { WorkflowNotFoundError } from '@temporalio/client';
 import { LABEL } from '../../docker/labels';
 import { acquireLock } from '../../mesh/local';
 import { waitForApplyReport } from '../../mesh/wait-for-apply';
-import { runbookWorkflowId, type EdgeFlipInputArg } from '../../workflows/contracts';
+import { runbookWorkflowId } from '../../workflows/contracts';
 import { PlanReport } from '../../workflows/plan-report';
 import { FROM, seedForge, TO } from '../support/data-move';
-import { seedEdgeFlip } from '../support/edge-flip-seed';
+import { edgeFlipArgs, seedEdgeFlip } from '../support/edge-flip-seed';
+import { meshRunbook } from '../support/mesh-cli';
 import { runbookWorld, type RunbookWorld } from '../support/runbook-world';
 
-const MESH = join(__dirname, '..', '..', 'bin', 'mesh.js');
-const run = promisify(execFile);
-
-interface Outcome {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-async function plan(world: RunbookWorld, ...args: string[]): Promise<Outcome> {
-  const env = { ...process.env, MESH_LOCAL_STATE: world.stateDir, MESH_TASK_QUEUE: world.taskQueue };
-  try {
-    const { stdout, stderr } = await run(MESH, ['runbook', 'plan', ...args], { env });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const failed = error as { code: number; stdout: string; stderr: string };
-    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
-  }
-}
-
-function edgeArgs(input: EdgeFlipInputArg): string[] {
-  return [
-    'edge-flip',
-    '--node',
-    input.node,
-    '--module',
-    input.module,
-    '--predecessor',
-    input.predecessor,
-    ...input.publicNames.flatMap((name) => ['--public-name', name]),
-    '--public-address',
-    input.publicAddress,
-    '--successor-address',
-    input.successorAddress,
-  ];
-}
+const plan = (world: RunbookWorld, ...args: string[]) => meshRunbook(world, 'plan', ...args);
 
 /** Everything a plan could change: the mesh's files, the node's inbox and disk, its containers. */
 async function snapshot(world: RunbookWorld, node: string) {
@@ -89,7 +52,7 @@ describe('mesh runbook plan on the real local mesh', () => {
     const input = await seedEdgeFlip(world, { leftovers: true });
     const before = await snapshot(world, input.node);
 
-    const text = await plan(world, ...edgeArgs(input));
+    const text = await plan(world, ...edgeFlipArgs(input));
     assert.equal(text.code, 3, text.stderr);
     assert.ok(
       text.stdout.includes(
@@ -99,7 +62,7 @@ describe('mesh runbook plan on the real local mesh', () => {
     );
     assert.match(text.stdout, /^ {2}5\. gate-apply +held \[gate\]/m);
 
-    const json = await plan(world, ...edgeArgs(input), '--json');
+    const json = await plan(world, ...edgeFlipArgs(input), '--json');
     assert.equal(json.code, 3, json.stderr);
     const report = PlanReport.parse(JSON.parse(json.stdout));
     assert.deepEqual([report.outcome, report.exitCode, report.refusals], ['decision', 3, []]);
@@ -147,7 +110,7 @@ describe('mesh runbook plan on the real local mesh', () => {
     await using world = await runbookWorld({ worker: 'none' });
     const input = await seedEdgeFlip(world, { leftovers: false });
     const before = await snapshot(world, input.node);
-    const outcome = await plan(world, ...edgeArgs(input), '--json');
+    const outcome = await plan(world, ...edgeFlipArgs(input), '--json');
     assert.equal(outcome.code, 0, outcome.stdout);
     const report = PlanReport.parse(JSON.parse(outcome.stdout));
     assert.deepEqual([report.outcome, report.holds, report.decisions], ['ok', [], []]);
@@ -160,7 +123,7 @@ describe('mesh runbook plan on the real local mesh', () => {
   it('predicts the refusal of a flip whose predecessor does not serve (exit 2)', async () => {
     await using world = await runbookWorld({ worker: 'none' });
     const input = await seedEdgeFlip(world);
-    const outcome = await plan(world, ...edgeArgs({ ...input, predecessor: 'nginx' }), '--json');
+    const outcome = await plan(world, ...edgeFlipArgs({ ...input, predecessor: 'nginx' }), '--json');
     assert.equal(outcome.code, 2, outcome.stdout);
     const report = PlanReport.parse(JSON.parse(outcome.stdout));
     assert.equal(report.outcome, 'refused');
@@ -264,7 +227,7 @@ describe('mesh runbook plan on the real local mesh', () => {
         /^error: The target path \/srv\/forge\/new lies inside the source path \/srv\/forge/,
       ],
       [
-        edgeArgs({
+        edgeFlipArgs({
           node: 'Bad_Node',
           module: 'route-proxy',
           predecessor: 'caddy',

@@ -1,28 +1,18 @@
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import { mkdir } from 'node:fs/promises';
-import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { promisify } from 'node:util';
 import { hostPathOnNode } from '../../docker/placement';
 import { edgeFlip } from '../../workflows';
 import { type EdgeFlipInputArg } from '../../workflows/contracts';
 import { PlanReport } from '../../workflows/plan-report';
-import { seedEdgeFlip } from '../support/edge-flip-seed';
+import { edgeFlipArgs, seedEdgeFlip } from '../support/edge-flip-seed';
+import { meshRunbook } from '../support/mesh-cli';
 import { runbookWorld, type RunbookWorld } from '../support/runbook-world';
 import { statusWhen, waitingAt } from '../support/runbooks';
 
-const MESH = join(__dirname, '..', '..', 'bin', 'mesh.js');
-const run = promisify(execFile);
-
 /** `mesh runbook plan edge-flip ... --json` on the world's local mesh, as an operator would run it. */
 async function planOf(world: RunbookWorld, input: EdgeFlipInputArg): Promise<PlanReport> {
-  const env = { ...process.env, MESH_LOCAL_STATE: world.stateDir, MESH_TASK_QUEUE: world.taskQueue };
-  const args = ['runbook', 'plan', 'edge-flip', '--node', input.node, '--module', input.module];
-  args.push('--predecessor', input.predecessor, '--public-address', input.publicAddress);
-  args.push('--successor-address', input.successorAddress, '--json');
-  for (const name of input.publicNames) args.push('--public-name', name);
-  const { stdout } = await run(MESH, args, { env }).catch((error: { stdout: string }) => error);
+  const { stdout } = await meshRunbook(world, 'plan', ...edgeFlipArgs(input), '--json');
   return PlanReport.parse(JSON.parse(stdout));
 }
 

@@ -60,3 +60,22 @@ export function stagingOnlySuccessor(
     containers: spec.containers.map((c) => (c.name === 'edge' ? { ...c, command: ['sh', '-c', serve] } : c)),
   };
 }
+
+/** `edge-flip` and its options for a seeded node, as an operator types them after `start` or `plan`. */
+export function edgeFlipArgs(input: EdgeFlipInputArg): string[] {
+  return [
+    'edge-flip',
+    '--node',
+    input.node,
+    '--module',
+    input.module,
+    '--predecessor',
+    input.predecessor,
+    ...input.publicNames.flatMap((name) => ['--public-name', name]),
+    '--public-address',
+    input.publicAddress,
+    '--successor-address',
+    input.successorAddress,
+    ...(input.successorMarker ? ['--successor-marker', input.successorMarker] : []),
+  ];
+}
