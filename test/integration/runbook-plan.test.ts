@@ -15,6 +15,19 @@ import { runbookWorld, type RunbookWorld } from '../support/runbook-world';
 
 const plan = (world: RunbookWorld, ...args: string[]) => meshRunbook(world, 'plan', ...args);
 
+/** `data-path-move` and its options for the forge move, as an operator types them after `plan`. */
+const moveArgs = (node: string, module: string) => [
+  'data-path-move',
+  '--node',
+  node,
+  '--module',
+  module,
+  '--from',
+  FROM,
+  '--to',
+  TO,
+];
+
 /** Everything a plan could change: the mesh's files, the node's inbox and disk, its containers. */
 async function snapshot(world: RunbookWorld, node: string) {
   const { layout } = world.mesh;
@@ -136,17 +149,7 @@ describe('mesh runbook plan on the real local mesh', () => {
     await using world = await runbookWorld({ worker: 'none' });
     const forge = await seedForge(world);
     const before = await snapshot(world, forge.node);
-    const args = [
-      'data-path-move',
-      '--node',
-      forge.node,
-      '--module',
-      forge.module,
-      '--from',
-      FROM,
-      '--to',
-      TO,
-    ];
+    const args = moveArgs(forge.node, forge.module);
     const outcome = await plan(world, ...args, '--json');
     assert.equal(outcome.code, 3, outcome.stdout);
     const report = PlanReport.parse(JSON.parse(outcome.stdout));
@@ -175,17 +178,7 @@ describe('mesh runbook plan on the real local mesh', () => {
     await world.mesh.assign(forge.module, second);
     const receipt = await world.mesh.push(second);
     await waitForApplyReport(world.mesh, second, receipt.pushId, { timeoutMs: 30_000 });
-    const args = [
-      'data-path-move',
-      '--node',
-      forge.node,
-      '--module',
-      forge.module,
-      '--from',
-      FROM,
-      '--to',
-      TO,
-    ];
+    const args = moveArgs(forge.node, forge.module);
 
     const outcome = await plan(world, ...args);
     assert.equal(outcome.code, 2, outcome.stdout);
@@ -248,19 +241,7 @@ describe('mesh runbook plan on the real local mesh', () => {
       assert.match(lines[0] ?? '', sentence);
     }
     const unknownNode = world.nodeName();
-    const outcome = await plan(
-      world,
-      'data-path-move',
-      '--node',
-      unknownNode,
-      '--module',
-      'forge',
-      '--from',
-      FROM,
-      '--to',
-      TO,
-      '--json',
-    );
+    const outcome = await plan(world, ...moveArgs(unknownNode, 'forge'), '--json');
     assert.equal(outcome.code, 2, outcome.stderr);
     assert.equal(PlanReport.parse(JSON.parse(outcome.stdout)).outcome, 'refused');
   });
