@@ -5,32 +5,13 @@ import { onUnknownSubcommand } from '../../unknown-command';
 import { operator } from '../kinds';
 import { load } from '../lazy';
 import { parseOptions } from '../options';
-import { dataPathMoveInputFrom } from '../start/data-path-move';
-import { edgeFlipInputFrom } from '../start/edge-flip-input';
+import { dataPathMoveInputFrom, DataPathMoveOptions } from '../start/data-path-move';
+import { EdgeFlipOptions, edgeFlipInputFrom } from '../start/edge-flip-input';
 import { unknownPlanKind } from './unknown-kind';
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
 
-const EdgeFlipOptions = z.object({
-  node: z.string(),
-  module: z.string(),
-  predecessor: z.string(),
-  publicName: z.array(z.string()).min(1),
-  publicAddress: z.string(),
-  successorAddress: z.string(),
-  successorMarker: z.string().optional(),
-  expectStatus: z.string().optional(),
-  as: z.string().min(1).optional(),
-  json: z.boolean().default(false),
-});
-
-const DataPathMoveOptions = z.object({
-  node: z.string(),
-  module: z.string(),
-  from: z.string(),
-  to: z.string(),
-  container: z.array(z.string()).default([]),
-  nodes: z.string().optional(),
+const EdgeFlipPlanOptions = EdgeFlipOptions.extend({
   as: z.string().min(1).optional(),
   json: z.boolean().default(false),
 });
@@ -69,7 +50,7 @@ export function registerPlan(runbook: Command): void {
     .option('--json', 'print the plan as one JSON document')
     .addHelpText('after', EXIT_CODES)
     .action(async (options: object) => {
-      const opts = parseOptions(EdgeFlipOptions, { ...options });
+      const opts = parseOptions(EdgeFlipPlanOptions, { ...options });
       const input = edgeFlipInputFrom(opts, operator(opts.as));
       await printPlan({ kind: 'edge-flip', input }, opts.json);
     });

@@ -10,7 +10,8 @@ import { firstIssue } from '../../../mesh/zod-issue';
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
 
-const Options = z.object({
+/** The options `start data-path-move` shares with `plan data-path-move`. */
+export const DataPathMoveOptions = z.object({
   node: z.string(),
   module: z.string(),
   from: z.string(),
@@ -18,9 +19,12 @@ const Options = z.object({
   container: z.array(z.string()).default([]),
   nodes: z.string().optional(),
   as: z.string().min(1).optional(),
+  json: z.boolean().default(false),
+});
+
+const Options = DataPathMoveOptions.extend({
   detach: z.boolean().default(false),
   yes: z.boolean().default(false),
-  json: z.boolean().default(false),
 });
 
 /** `--nodes a,b`: every node the module is assigned to, the runbook's own `--node` among them. */

@@ -1,18 +1,20 @@
+import { z } from 'zod';
 import { firstIssue } from '../../../mesh/zod-issue';
 import { EdgeFlipInput, type EdgeFlipInputArg } from '../../../workflows/contracts';
 import { UsageError } from '../../errors';
 
-/** The `start edge-flip` options as commander hands them over (strings, repeated --public-name collected). */
-export interface EdgeFlipOptions {
-  node: string;
-  module: string;
-  predecessor: string;
-  publicName: string[];
-  publicAddress: string;
-  successorAddress: string;
-  successorMarker?: string | undefined;
-  expectStatus?: string | undefined;
-}
+/** The `start edge-flip` (and `plan edge-flip`) options as commander hands them over (strings, repeated --public-name collected). */
+export const EdgeFlipOptions = z.object({
+  node: z.string(),
+  module: z.string(),
+  predecessor: z.string(),
+  publicName: z.array(z.string()).min(1),
+  publicAddress: z.string(),
+  successorAddress: z.string(),
+  successorMarker: z.string().optional(),
+  expectStatus: z.string().optional(),
+});
+export type EdgeFlipOptions = z.infer<typeof EdgeFlipOptions>;
 
 /** Which option sets each input field, so a bad field is reported as the option the operator typed. */
 const FLAG: Partial<Record<keyof EdgeFlipInputArg, string>> = {

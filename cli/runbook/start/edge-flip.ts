@@ -3,20 +3,14 @@ import { z } from 'zod';
 import { operator } from '../kinds';
 import { load } from '../lazy';
 import { parseOptions } from '../options';
-import { edgeFlipInputFrom } from './edge-flip-input';
+import { EdgeFlipOptions, edgeFlipInputFrom } from './edge-flip-input';
 import { addFleetOptions, FleetOptionsSchema, singleNode } from './fleet-command';
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
 
 const Options = FleetOptionsSchema.extend({
+  ...EdgeFlipOptions.shape,
   node: z.string().optional(),
-  module: z.string(),
-  predecessor: z.string(),
-  publicName: z.array(z.string()).min(1),
-  publicAddress: z.string(),
-  successorAddress: z.string(),
-  successorMarker: z.string().optional(),
-  expectStatus: z.string().optional(),
   as: z.string().min(1).optional(),
   detach: z.boolean().default(false),
   yes: z.boolean().default(false),
