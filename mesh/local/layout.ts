@@ -30,6 +30,11 @@ export class StateLayout {
     return join(this.nodeDir(node), 'agent.lock');
   }
 
+  /** Names the node agent that is running and watching the inbox, while it does (see agent-presence.ts). */
+  agentPresence(node: string): string {
+    return join(this.nodeDir(node), 'agent.pid');
+  }
+
   inboxDir(node: string): string {
     return join(this.nodeDir(node), 'inbox');
   }

@@ -19,7 +19,7 @@ import { readJsonIfExists, writeJsonAtomic } from './json-files';
 import { StateLayout } from './layout';
 import { emptyNodeAgentState, readNodeAgentState } from './node-store';
 import { pushResources } from './resources';
-import { spawnNodeAgent } from './spawn-agent';
+import { wakeNodeAgent } from './spawn-agent';
 import { NodeAgentState, type InboxPush } from './state-schemas';
 
 export interface LocalMeshOptions {
@@ -27,6 +27,8 @@ export interface LocalMeshOptions {
   engine?: DockerEngine;
   /** Starts the node's agent after a push; by default a detached process that outlives the caller. */
   startAgent?: (node: string) => void;
+  /** How long that process stays for the next push (default AGENT_LINGER_MS). */
+  agentLingerMs?: number;
 }
 
 export interface CreateNodeOptions {
@@ -47,7 +49,8 @@ export class LocalMesh implements MeshPort {
     this.layout = new StateLayout(resolve(options.stateDir));
     this.controller = new ControllerStore(this.layout);
     this.engine = options.engine ?? new DockerEngine();
-    this.startAgent = options.startAgent ?? ((node) => spawnNodeAgent(this.layout, node));
+    this.startAgent =
+      options.startAgent ?? ((node) => wakeNodeAgent(this.layout, node, options.agentLingerMs));
   }
 
   /** Idempotent for the same options; a node cannot be re-created differently. */

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { buildOutputs } from '../build-outputs';
 import { PACKAGE_ROOT } from '../package-root';
+import { agentIsPresent } from './agent-presence';
 import type { StateLayout } from './layout';
 
 /**
@@ -22,15 +23,20 @@ function once<T>(make: () => T): () => T {
   return () => (made ??= { value: make() }).value;
 }
 
+/** How long a node agent stays for the next push: a runbook's pushes to a node come seconds apart. */
+export const AGENT_LINGER_MS = 30_000;
+
 /**
- * Starts the node's agent as a detached process that outlives the caller: the push returns at once and
- * the node applies on its own time, like a real node. Its output goes to the node's agent.log.
+ * Has the node's agent apply what its inbox holds: the agent already watching the inbox, or else a new
+ * detached process that outlives the caller. The push returns at once and the node applies on its own
+ * time, like a real node. The agent's output goes to the node's agent.log. Call after writing the push.
  */
-export function spawnNodeAgent(layout: StateLayout, node: string): void {
+export function wakeNodeAgent(layout: StateLayout, node: string, lingerMs = AGENT_LINGER_MS): void {
+  if (agentIsPresent(layout, node)) return;
   mkdirSync(layout.nodeDir(node), { recursive: true });
   const log = openSync(layout.agentLog(node), 'a');
   try {
-    const child = spawn(process.execPath, [...agentArgs(), layout.stateDir, node], {
+    const child = spawn(process.execPath, [...agentArgs(), layout.stateDir, node, String(lingerMs)], {
       detached: true,
       stdio: ['ignore', log, log],
     });
