@@ -1,8 +1,16 @@
 import type { BenchEnv } from './bench-env';
-import { flipThroughExecutor, seedEdgeFlip, type ExecutorRun } from './executor';
+import { flipThroughExecutor, seedEdgeFlip, type ExecutorRun, type KillInWindow } from './executor';
 import { flipOnFloor, setUpFloorFlip } from './floor';
 import type { ContenderName } from './options';
 import { cleanUpShellFlip, flipByShell, setUpShellFlip } from './shell';
+
+const EXECUTOR_NODE_PREFIX: Record<'executor' | 'executor-leftovers' | 'executor-dies', string> = {
+  executor: 'ex',
+  'executor-leftovers': 'exl',
+  'executor-dies': 'exd',
+};
+/** The successor's dns container (no health check, so only its death can stop the gate) a second into its window. */
+const KILL_DNS_IN_WINDOW: KillInWindow = { container: 'dns', afterStartMs: 1_000 };
 
 /** One contender's run in one round: its wall time, and the executor's details when it was the executor. */
 export interface ContenderRun {
@@ -53,16 +61,20 @@ export async function runContender(
       await env.removeNode(flip.node);
     }
   }
-  const node = env.newNode(contender === 'executor' ? 'ex' : 'exl');
+  const node = env.newNode(EXECUTOR_NODE_PREFIX[contender]);
   try {
     const input = await seedEdgeFlip(env, node, { leftovers: contender === 'executor-leftovers' });
-    const run = await flipThroughExecutor(env, input);
+    const dies = contender === 'executor-dies';
+    const run = await flipThroughExecutor(env, input, dies ? KILL_DNS_IN_WINDOW : undefined);
     return {
       contender,
       round,
-      ok: run.completed,
+      // The runbook that lost a container is right only when it stopped at gate-apply after the death.
+      ok: dies ? run.detection.deadMs !== undefined : run.completed,
       wallMs: run.wallMs,
-      ...(run.failure !== undefined ? { failure: run.failure } : {}),
+      ...(run.failure !== undefined && !(dies && run.detection.deadMs !== undefined)
+        ? { failure: run.failure }
+        : {}),
       executor: run,
     };
   } finally {

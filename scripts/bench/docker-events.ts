@@ -26,6 +26,7 @@ interface RawEvent {
 export class ContainerEventLog {
   readonly events: ContainerEvent[] = [];
   private buffered = '';
+  private readonly listeners: ((event: ContainerEvent) => void)[] = [];
 
   private constructor(private readonly stream: NodeJS.ReadableStream & { destroy(): void }) {
     stream.on('data', (chunk: Buffer) => this.take(chunk.toString()));
@@ -52,6 +53,11 @@ export class ContainerEventLog {
     )?.at;
   }
 
+  /** Calls `listener` with every event recorded from now on. */
+  onEvent(listener: (event: ContainerEvent) => void): void {
+    this.listeners.push(listener);
+  }
+
   /** The module's containers seen, by their mesh.container label. */
   containers(): string[] {
     return [...new Set(this.events.map((event) => event.container))];
@@ -67,12 +73,14 @@ export class ContainerEventLog {
     for (const line of lines.filter((l) => l.trim() !== '')) {
       const event = JSON.parse(line) as RawEvent;
       if (event.Action?.startsWith('exec_')) continue;
-      this.events.push({
+      const recorded: ContainerEvent = {
         action: event.Action ?? '',
         name: event.Actor?.Attributes?.name ?? '',
         container: event.Actor?.Attributes?.[LABEL.container] ?? '',
         at: Math.floor((event.timeNano ?? 0) / 1e6),
-      });
+      };
+      this.events.push(recorded);
+      for (const listener of this.listeners) listener(recorded);
     }
   }
 }

@@ -40,7 +40,11 @@ export interface ExecutorRun {
      * healthy where it has a health check) → gate-apply judged ok: the gate's own latency, without the window.
      */
     stableMs?: number;
+    /** A successor container killed inside the window (its die event) → the gate waits (waiting.since). */
+    deadMs?: number;
   };
+  /** Where the runbook waited for a decision the bench does not make (it then aborted the runbook). */
+  stoppedAt?: { gate: string; verdict: string; since: number };
   history: { events: number; bytes: number };
   activities: { type: string; ms: number }[];
 }
@@ -88,6 +92,7 @@ async function driveToEnd(
   env: BenchEnv,
   handle: WorkflowHandle,
   waits: AnsweredWait[],
+  stopped: (at: NonNullable<ExecutorRun['stoppedAt']>) => void,
 ): Promise<string | undefined> {
   const deadline = endAfter(handle, RUN_DEADLINE_MS, 'no end within 10 minutes');
   try {
@@ -95,6 +100,8 @@ async function driveToEnd(
     return undefined;
   } catch (error) {
     if (!(error instanceof UnexpectedWait)) throw error;
+    const { gate, verdict, since } = error.waiting;
+    stopped({ gate, verdict, since: Date.parse(since) });
     await handle.cancel();
     const grace = endAfter(handle, ABORT_GRACE_MS, 'compensation did not end within 2 minutes');
     await handle.result().catch(() => undefined);
@@ -105,17 +112,48 @@ async function driveToEnd(
   }
 }
 
-/** Runs a seeded edge flip to its end, answering its decisions at once; never throws for a failed runbook. */
-export async function flipThroughExecutor(env: BenchEnv, input: EdgeFlipInputArg): Promise<ExecutorRun> {
+/** Kills one of the successor's containers this long after it starts: inside the stability window. */
+export interface KillInWindow {
+  container: string;
+  afterStartMs: number;
+}
+
+function killInWindow(env: BenchEnv, events: ContainerEventLog, kill: KillInWindow): void {
+  let killed = false;
+  events.onEvent((event) => {
+    if (killed || event.action !== 'start' || event.container !== kill.container) return;
+    killed = true;
+    setTimeout(
+      () =>
+        void env.engine.docker
+          .getContainer(event.name)
+          .kill()
+          .catch(() => undefined),
+      kill.afterStartMs,
+    );
+  });
+}
+
+/**
+ * Runs a seeded edge flip to its end, answering its decisions at once; never throws for a failed runbook.
+ * With `kill`, one successor container is killed inside the window: the runbook must wait at gate-apply.
+ */
+export async function flipThroughExecutor(
+  env: BenchEnv,
+  input: EdgeFlipInputArg,
+  kill?: KillInWindow,
+): Promise<ExecutorRun> {
   const successor = { [LABEL.node]: input.node, [LABEL.module]: input.module };
   const events = await ContainerEventLog.open(env.engine, successor);
+  if (kill) killInWindow(env, events, kill);
   const started = Date.now();
   const waits: AnsweredWait[] = [];
+  let stoppedAt: ExecutorRun['stoppedAt'];
   let handle: WorkflowHandle<typeof edgeFlip>;
   let failure: string | undefined;
   try {
     handle = await startRunbook(env.client, edgeFlip, input, { taskQueue: env.taskQueue });
-    failure = await driveToEnd(env, handle, waits);
+    failure = await driveToEnd(env, handle, waits, (at) => (stoppedAt = at));
   } finally {
     events.close();
   }
@@ -142,7 +180,9 @@ export async function flipThroughExecutor(env: BenchEnv, input: EdgeFlipInputArg
       heldMs: await heldDetection(env, input.node, waits),
       healthyMs: healthyDetection(events, started, status),
       stableMs: stableDetection(events, started, status),
+      deadMs: kill ? deadDetection(events, started, kill, stoppedAt) : undefined,
     },
+    ...(stoppedAt ? { stoppedAt } : {}),
     history: { events: facts.events, bytes: facts.bytes },
     activities: facts.activities.map((a) => ({ type: a.type, ms: a.to - a.from })),
   };
@@ -195,4 +235,15 @@ function stableDetection(
   if (verdictAt === undefined || readyAt.length === 0 || readyAt.includes(undefined)) return undefined;
   const okAt = Math.max(...(readyAt as number[]));
   return okAt <= verdictAt ? verdictAt - okAt : undefined;
+}
+
+function deadDetection(
+  events: ContainerEventLog,
+  since: number,
+  kill: KillInWindow,
+  stoppedAt: ExecutorRun['stoppedAt'],
+): number | undefined {
+  const diedAt = events.firstAt('die', since, kill.container);
+  if (diedAt === undefined || stoppedAt?.gate !== 'gate-apply' || stoppedAt.since < diedAt) return undefined;
+  return stoppedAt.since - diedAt;
 }

@@ -2,7 +2,8 @@ import { parseArgs } from 'node:util';
 import { z } from 'zod';
 
 /** What the bench compares, in the order each round runs them. */
-export const CONTENDERS = ['executor', 'executor-leftovers', 'shell', 'floor'] as const;
+/** `executor-dies`: a successor container is killed inside gate-apply's window; the run must wait there. */
+export const CONTENDERS = ['executor', 'executor-leftovers', 'executor-dies', 'shell', 'floor'] as const;
 export type ContenderName = (typeof CONTENDERS)[number];
 
 /** `--only` takes contenders and `cli` (the CLI's start-up times). */

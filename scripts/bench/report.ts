@@ -69,6 +69,7 @@ function executorLines(c: ContenderSummary): string[] {
         ['held: report written -> gate waits', ...spread(e.detection.heldMs, ms)],
         ['healthy: health_status -> gate-apply ok', ...spread(e.detection.healthyMs, ms)],
         ['stable: healthy and window over -> ok', ...spread(e.detection.stableMs, ms)],
+        ['dead: a container dies in the window -> gate waits', ...spread(e.detection.deadMs, ms)],
         ['(bench) runbook waits -> decision sent', ...spread(e.decisionLagMs, ms)],
       ],
     ),

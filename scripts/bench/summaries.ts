@@ -16,7 +16,12 @@ export interface ExecutorSummary {
   /** Every step of every completed run is one sample. */
   stepOverheadMs: Summary | undefined;
   byStep: StepSummary[];
-  detection: { heldMs: Summary | undefined; healthyMs: Summary | undefined; stableMs: Summary | undefined };
+  detection: {
+    heldMs: Summary | undefined;
+    healthyMs: Summary | undefined;
+    stableMs: Summary | undefined;
+    deadMs: Summary | undefined;
+  };
   /** The bench's own share of the wall time: the runbook waiting (waiting.since) → the decision sent. */
   decisionLagMs: Summary | undefined;
   historyEvents: Summary | undefined;
@@ -70,6 +75,7 @@ function executorSummary(runs: ExecutorRun[]): ExecutorSummary {
       heldMs: summarize(defined(runs.map((run) => run.detection.heldMs))),
       healthyMs: summarize(defined(runs.map((run) => run.detection.healthyMs))),
       stableMs: summarize(defined(runs.map((run) => run.detection.stableMs))),
+      deadMs: summarize(defined(runs.map((run) => run.detection.deadMs))),
     },
     decisionLagMs: summarize(runs.flatMap((run) => run.waits.map((w) => w.decidedAt - w.since))),
     historyEvents: summarize(runs.map((run) => run.history.events)),
