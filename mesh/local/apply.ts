@@ -47,20 +47,31 @@ export async function applyPush(
     }
   }
 
+  const runnable: Planned<'container'>[] = [];
   for (const container of resources.filter((r): r is Planned<'container'> => r.kind === 'container')) {
     const heldDir = heldDirMountedBy(container.spec, [...heldDirs.keys()]);
-    if (heldDir !== undefined) {
-      const reason = containerHoldReason(heldDirs.get(heldDir) ?? container.module, heldDir);
-      held.push({ resource: container.id, module: container.module, reason });
+    if (heldDir === undefined) {
+      runnable.push(container);
       continue;
     }
-    try {
-      await runContainer(push, container, engine);
-      appliedIds.push(container.id);
-    } catch (error) {
-      failed.push({ resource: container.id, module: container.module, error: messageOf(error) });
-    }
+    const reason = containerHoldReason(heldDirs.get(heldDir) ?? container.module, heldDir);
+    held.push({ resource: container.id, module: container.module, reason });
   }
+  // Containers are independent of each other: started together, as an operator's shell would with `&`.
+  const images = new OnceEach((image: string) => ensureLocalImage(engine, image));
+  const outcomes = await Promise.all(
+    runnable.map((container) =>
+      runContainer(push, container, engine, images).then(
+        () => undefined,
+        (error: unknown) => messageOf(error),
+      ),
+    ),
+  );
+  runnable.forEach((container, i) => {
+    const error = outcomes[i];
+    if (error === undefined) appliedIds.push(container.id);
+    else failed.push({ resource: container.id, module: container.module, error });
+  });
 
   failed.push(...(await removeUnpushedContainers(push, engine)));
   const report: ApplyReport = {
@@ -95,14 +106,28 @@ async function runContainer(
   push: InboxPush,
   container: Planned<'container'>,
   engine: DockerEngine,
+  images: OnceEach<string>,
 ): Promise<void> {
   const placement = placementOn(push.node, push.hostRoot, container.module, container.spec.name);
   const existing = await engine.inspect(placement.name);
   if (!existing) {
-    await ensureLocalImage(engine, container.spec.image);
+    await images.run(container.spec.image);
     await engine.createAndStart(container.spec, placement);
   } else if (!existing.State.Running) {
     await engine.start(placement.name);
+  }
+}
+
+/** Runs `work` once per key, however many callers ask for that key at the same time. */
+class OnceEach<K> {
+  private readonly runs = new Map<K, Promise<void>>();
+
+  constructor(private readonly work: (key: K) => Promise<void>) {}
+
+  run(key: K): Promise<void> {
+    let running = this.runs.get(key);
+    if (!running) this.runs.set(key, (running = this.work(key)));
+    return running;
   }
 }
 
