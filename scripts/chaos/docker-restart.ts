@@ -12,14 +12,19 @@ import { watchHistory } from './history-watch';
 import { failedRun, type ExperimentResult, type RunResult } from './result';
 import { CHAOS_TIMINGS } from './runbook-cases';
 
-/** Where a run restarts the node's engine: as the gate's container check is scheduled (an edge flip without leftovers). */
+/**
+ * Where a run restarts the node's engine (an edge flip without leftovers): as a gate's container check is
+ * scheduled (the check meets the engine down), or while the runbook waits for its approval, so that the
+ * recheck after the approval meets the engine back and the containers the restart stopped.
+ */
 const MOMENTS = {
-  'gate-apply': { activity: 'observeModuleContainers', occurrence: 1 },
-  'verify-successor': { activity: 'observeModuleContainers', occurrence: 2 },
-  'recheck-successor': { activity: 'observeModuleContainers', occurrence: 3 },
+  'gate-apply': { activity: 'observeModuleContainers', occurrence: 1, gate: 'gate-apply' },
+  'verify-successor': { activity: 'observeModuleContainers', occurrence: 2, gate: 'verify-successor' },
+  'recheck-successor': { activity: 'observeModuleContainers', occurrence: 3, gate: 'recheck-successor' },
+  'approval-wait': { activity: undefined, occurrence: 0, gate: 'recheck-successor' },
 } as const;
 type Moment = keyof typeof MOMENTS;
-const GATES = new Set<string>(Object.keys(MOMENTS));
+const GATES = new Set<string>(Object.values(MOMENTS).map((m) => m.gate));
 
 /** Long enough that the restart lands inside gate-apply's stability window, which watches the event stream. */
 const TIMINGS = { ...CHAOS_TIMINGS, stabilityWindowMs: 3_000 };
@@ -75,23 +80,26 @@ async function runAt(
   let downAt = 0;
   let remediedAt: number | undefined;
   let restarted: Promise<void> | undefined;
-  const { activity, occurrence } = MOMENTS[moment];
+  const { activity, occurrence, gate } = MOMENTS[moment];
+  const restart = () =>
+    (restarted = second
+      .restart(DOWN_MS, () => (downAt = Date.now()))
+      .then(async () => {
+        eventLogs.push(await ContainerEventLog.open(engine, { [LABEL.node]: node }));
+      }));
   let seen = 0;
   let closed = false;
   const trigger = watchHistory(
     world.client,
     handle.workflowId,
     (event) => {
-      if (event.activityTaskScheduledEventAttributes?.activityType?.name !== activity) return false;
+      if (!activity || event.activityTaskScheduledEventAttributes?.activityType?.name !== activity)
+        return false;
       if (++seen < occurrence) return false;
-      restarted = second
-        .restart(DOWN_MS, () => (downAt = Date.now()))
-        .then(async () => {
-          eventLogs.push(await ContainerEventLog.open(engine, { [LABEL.node]: node }));
-        });
+      void restart();
       return true;
     },
-    () => closed,
+    () => closed || !activity,
   );
   const afterFault: Waiting[] = [];
   let rechecks = 0;
@@ -103,6 +111,7 @@ async function runAt(
       return ['recheck', 'retry'].find((action) => waiting.actions.includes(action));
     },
     beforeDecision: async (waiting) => {
+      if (!activity && !restarted && waiting.verdict === 'approval') await restart();
       if (!restarted || waiting.verdict === 'approval') return;
       rechecks += 1;
       if (!afterFault.some((w) => w.since === waiting.since)) afterFault.push(waiting);
@@ -144,11 +153,11 @@ async function runAt(
     .sort();
   if (!lost && (JSON.stringify(running) !== JSON.stringify(expected) || Object.keys(final).length !== 3))
     notes.push(`end state differs from an undisturbed flip: ${JSON.stringify(final)}`);
-  const gateEnded = status?.steps.find((s) => s.name === moment)?.endedAt;
+  const gateEnded = status?.steps.find((s) => s.name === gate)?.endedAt;
   const recoveryS = downAt && gateEnded ? (Date.parse(gateEnded) - downAt) / 1000 : undefined;
   const failures = notes.filter((n) => !n.startsWith('waited at'));
   return {
-    name: `edge-flip: engine restarted as ${moment} checks containers`,
+    name: `edge-flip: engine restarted ${activity ? `as ${moment} checks containers` : 'during the approval wait'}`,
     passed: failures.length === 0,
     lost,
     duplicated: duplicates.length,
@@ -187,7 +196,7 @@ export async function dockerRestart(quick: boolean, log: (line: string) => void)
     try {
       const moments: Moment[] = quick
         ? ['gate-apply']
-        : ['gate-apply', 'verify-successor', 'recheck-successor'];
+        : ['gate-apply', 'verify-successor', 'recheck-successor', 'approval-wait'];
       const nodes = moments.map(() => world.nodeName());
       dockerFor = dockerResolver({
         nodes: Object.fromEntries(nodes.map((n) => [n, { socket: second.socket }])),
@@ -195,10 +204,7 @@ export async function dockerRestart(quick: boolean, log: (line: string) => void)
       for (const [i, moment] of moments.entries()) {
         const node = nodes[i] ?? world.nodeName();
         const run = await runAt(world, second, node, moment, log).catch((error: unknown) =>
-          failedRun(
-            `engine restarted as ${moment} checks containers`,
-            `the harness failed: ${String(error)}`,
-          ),
+          failedRun(`engine restarted at ${moment}`, `the harness failed: ${String(error)}`),
         );
         log(`  ${run.name}: ${run.passed ? 'ok' : 'FAILED'} (${run.notes.join('; ')})`);
         runs.push(run);
