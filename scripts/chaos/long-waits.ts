@@ -132,7 +132,7 @@ async function longWait(
 export async function longWaits(quick: boolean, log: (line: string) => void): Promise<ExperimentResult> {
   const started = Date.now();
   const reminders: Reminder[] = [];
-  const checkpoints = quick ? [10, 20] : [10, 100, 300];
+  const checkpoints = quick ? [5, 10] : [10, 100, 300];
   await using world = await runbookWorld({
     deps: {
       policy: RunbookPolicy.parse({ reminders: { afterMs: INTERVAL_MS / 2, everyMs: INTERVAL_MS } }),
