@@ -18,7 +18,7 @@ export const RunbookPolicy = z.object({
         .int()
         .positive()
         .default(15 * 60_000),
-      /** How often it reminds again while it still waits. */
+      /** How long after the first reminder it reminds again; each later gap doubles, up to 48 times this. */
       everyMs: z
         .number()
         .int()

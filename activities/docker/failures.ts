@@ -2,7 +2,7 @@ import { ApplicationFailure } from '@temporalio/common';
 import { FAILURE } from '../../workflows/contracts';
 import { invalidInput } from '../failures';
 
-/** Failure types the Docker activities throw; none of them is retried (an operator has to look). */
+/** Failure types the Docker activities throw; none but engineUnanswered is retried (an operator has to look). */
 export const DOCKER_FAILURE = {
   /** More than one container carries the labels of one module container: which one runs is unclear. */
   ambiguousContainers: 'AmbiguousContainers',
@@ -10,6 +10,8 @@ export const DOCKER_FAILURE = {
   containersGone: 'ContainersGone',
   /** A create was asked for, but the image is not on the node's engine (and nothing pulls it). */
   imageMissing: 'ImageMissing',
+  /** The node's engine does not answer (stopped, restarting, unreachable); retried, then the gate shows it. */
+  engineUnanswered: 'DockerEngineUnanswered',
   /** Docker said something about a container that does not fit the evidence schema. */
   unreadableInspection: 'UnreadableInspection',
   invalidInput: FAILURE.invalidInput,
@@ -82,5 +84,30 @@ export function unreadableInspection(node: string, module: string, problem: stri
     type: DOCKER_FAILURE.unreadableInspection,
     nonRetryable: true,
     message: `What Docker on node ${node} reports about module ${module} does not read as evidence: ${problem}.`,
+  });
+}
+
+/** A socket error of the engine's connection itself (not of a file an activity reads). */
+function engineConnectionError(error: unknown): (NodeJS.ErrnoException & { address?: string }) | undefined {
+  const e = error as NodeJS.ErrnoException & { address?: string };
+  if (!(error instanceof Error) || typeof e.code !== 'string') return undefined;
+  return e.syscall === 'connect' || e.code === 'ECONNRESET' || e.code === 'EPIPE' ? e : undefined;
+}
+
+/**
+ * The failure for an engine that stopped answering, or undefined for any other error. Retryable: a daemon
+ * restart takes seconds. After one, containers without a restart policy (mesh sets none) stay stopped.
+ */
+export function engineUnanswered(node: string, error: unknown): ApplicationFailure | undefined {
+  const e = engineConnectionError(error);
+  if (!e) return undefined;
+  const what = [e.syscall, e.code, e.address].filter(Boolean).join(' ');
+  return ApplicationFailure.create({
+    type: DOCKER_FAILURE.engineUnanswered,
+    message:
+      `The Docker engine of node ${node} does not answer (${what}): it is stopped or restarting; once it ` +
+      'answers, check that its containers run again (a daemon restart stops those without a restart ' +
+      'policy), then recheck or retry.',
+    details: [{ node, code: e.code }],
   });
 }

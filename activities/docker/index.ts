@@ -18,6 +18,7 @@ import {
 
 export { containersUsingPath, type PathOnNode, type PathUser } from './containers-using-path';
 export { DOCKER_FAILURE } from './failures';
+import { engineUnanswered } from './failures';
 export type { InspectModuleInput } from './inspect-containers';
 export type { ContainersOnNode, ModuleOnNode } from './start-stop';
 
@@ -30,7 +31,7 @@ export interface DockerActivityDeps {
 
 /** Activities that read and change a node's containers through its Docker engine, not through mesh. */
 export function createDockerActivities(deps: DockerActivityDeps) {
-  return {
+  return saysWhenTheEngineIsSilent({
     inspectModuleContainers: (input: InspectModuleInput): Promise<ContainerEvidence[]> =>
       inspectModuleContainers(deps, input),
     /** One look, then (when it may matter) events until stability and health settle; see observe-containers.ts. */
@@ -52,7 +53,24 @@ export function createDockerActivities(deps: DockerActivityDeps) {
     /** Recreates some containers of the module from its current spec; returns the Docker names recreated. */
     recreateContainers: (input: ContainersOnNode): Promise<{ recreated: string[] }> =>
       recreateContainers(deps, input),
-  };
+  });
+}
+
+/** Each activity, with an engine that does not answer reported as `engineUnanswered` for the input's node. */
+function saysWhenTheEngineIsSilent<A extends Record<string, (input: never) => Promise<unknown>>>(
+  activities: A,
+): A {
+  const wrapped = Object.entries(activities).map(([name, activity]) => [
+    name,
+    async (input: { node?: unknown }) => {
+      try {
+        return await activity(input as never);
+      } catch (error) {
+        throw engineUnanswered(typeof input?.node === 'string' ? input.node : 'unknown', error) ?? error;
+      }
+    },
+  ]);
+  return Object.fromEntries(wrapped) as A;
 }
 
 export type DockerActivities = ReturnType<typeof createDockerActivities>;

@@ -4,8 +4,10 @@ import { allHeld, failedRun, type ExperimentResult } from './result';
 import { renderTable } from './table';
 import { badOperatorInput } from './bad-operator-input';
 import { concurrentStarts } from './concurrent-starts';
+import { dockerRestart } from './docker-restart';
 import { hostileMeshInput } from './hostile-mesh-input';
 import { lateDecisions } from './late-decisions';
+import { longWaits } from './long-waits';
 import { serverRestart } from './server-restart';
 import { workerKills } from './worker-kills';
 
@@ -32,6 +34,8 @@ const EXPERIMENT_RUNNERS: Partial<Record<ExperimentName, Experiment>> = {
   'bad-operator-input': (env, options, log) => badOperatorInput(env, options.quick, log),
   'concurrent-starts': (env, options, log) => concurrentStarts(env, options.quick, log),
   'late-decisions': (_env, _options, log) => lateDecisions(log),
+  'docker-restart': (_env, options, log) => dockerRestart(options.quick, log),
+  'long-waits': (_env, options, log) => longWaits(options.quick, log),
 };
 
 async function main(): Promise<number> {

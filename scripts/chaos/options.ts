@@ -5,6 +5,8 @@ export const EXPERIMENTS = [
   'bad-operator-input',
   'concurrent-starts',
   'late-decisions',
+  'docker-restart',
+  'long-waits',
 ] as const;
 export type ExperimentName = (typeof EXPERIMENTS)[number];
 

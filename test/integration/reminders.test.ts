@@ -63,7 +63,7 @@ describe('a waiting gate reminds the operators through the webhook notifier, and
       },
     });
 
-  it('reminds after the deadline, then at the interval, with runbook, gate and sentence; stops once decided', async () => {
+  it('reminds after the deadline, then after the interval and twice the interval, with runbook, gate and sentence; stops once decided', async () => {
     receiver.received.length = 0;
     await using world = await remindingWorld();
     const handle = await world.start(edgeFlip, await seedEdgeFlip(world));
@@ -76,14 +76,14 @@ describe('a waiting gate reminds the operators through the webhook notifier, and
       first.at - since >= AFTER_MS * 0.9,
       `first reminder ${first.at - since} ms after the wait began`,
     );
-    for (const [earlier, later] of [
-      [first, second],
-      [second, third],
+    for (const [earlier, later, interval] of [
+      [first, second, EVERY_MS],
+      [second, third, EVERY_MS * 2],
     ] as const) {
       const gap = later.at - earlier.at;
       assert.ok(
-        gap >= EVERY_MS * 0.9 && gap < EVERY_MS + 3_000,
-        `reminders ${gap} ms apart, configured ${EVERY_MS}`,
+        gap >= interval * 0.9 && gap < interval + 3_000,
+        `reminders ${gap} ms apart, expected ${interval}`,
       );
     }
     assert.deepEqual(
@@ -149,6 +149,34 @@ describe('a waiting gate reminds the operators through the webhook notifier, and
     assert.ok(history.includes(`sent to webhook ${origin}`), 'the reminder results are in the history');
     for (const secret of ['/hooks', 'T0PATHSECRET', 'QUERYSECRET', 'HEADERSECRET', 'X-Token'])
       assert.equal(history.includes(secret), false, `${secret} is in the workflow history`);
+  });
+
+  it('a gate that waits long reminds less and less often, so its history stays small', async () => {
+    receiver.received.length = 0;
+    // A shortened clock: a second (about the dev server's timer resolution) stands for the default half hour.
+    const every = 1_000;
+    await using world = await runbookWorld({
+      deps: {
+        policy: RunbookPolicy.parse({ reminders: { afterMs: every, everyMs: every } }),
+        notifier: webhookNotifier({ url, headers: {}, timeoutMs: 5_000 }),
+      },
+    });
+    const handle = await world.start(edgeFlip, await seedEdgeFlip(world));
+    await statusWhen(handle, waitingAt('approve-stop-predecessor'));
+    const { historyLength: atWait } = await handle.describe();
+    await delay(every * 20);
+    const { historyLength: later } = await handle.describe();
+    const gaps = receiver.received.slice(1).map((r, i) => r.at - (receiver.received[i]?.at ?? 0));
+    // The interval doubles after each reminder: at 1, 2, 4, 8 and 16 intervals, not at every one of the 20.
+    assert.ok(
+      receiver.received.length <= 6,
+      `${receiver.received.length} reminders in 20 intervals (gaps ${gaps.join(', ')} ms)`,
+    );
+    for (const [i, gap] of gaps.entries())
+      assert.ok(gap >= every * 2 ** i * 0.9, `reminder ${i + 2} came ${gap} ms after the one before`);
+    assert.ok(later - atWait <= 6 * 12, `${later - atWait} history events while waiting`);
+    await decide(handle, 'approve', undefined, 'bob');
+    await statusWhen(handle, (s) => s.phase === 'completed');
   });
 
   it('a webhook that fails is shown as the last reminder; the gate still waits and still takes a decision', async () => {

@@ -19,8 +19,8 @@ const run = promisify(execFile);
  */
 export class SecondEngine {
   private constructor(
-    private readonly dockerd: ChildProcess,
-    private readonly exited: Promise<void>,
+    private dockerd: ChildProcess,
+    private exited: Promise<void>,
     private readonly dir: string,
     private readonly bridge: string,
     readonly socket: string,
@@ -36,13 +36,7 @@ export class SecondEngine {
       : undefined;
     const socket = join(dir, 'docker.sock');
     await writeFile(join(dir, 'daemon.json'), '{}');
-    const log = openSync(join(dir, 'dockerd.log'), 'a');
-    const dockerd = spawn('dockerd', [...daemonArgs(dir, socket, bridge), ...tlsArgs(tls)], {
-      stdio: ['ignore', log, log],
-    });
-    closeSync(log);
-    const exited = new Promise<void>((resolve) => dockerd.once('exit', () => resolve()));
-    dockerd.once('error', () => undefined); // no dockerd binary: `exited` fires and ready() says so
+    const { dockerd, exited } = spawnDockerd(dir, socket, bridge, tls);
     const engine = new SecondEngine(dockerd, exited, dir, bridge, socket, tls);
     try {
       await engine.ready();
@@ -59,17 +53,38 @@ export class SecondEngine {
     return new DockerEngine({ socketPath: this.socket });
   }
 
+  /**
+   * Stops dockerd as an operator's `systemctl restart docker` does (SIGTERM: it stops its containers, a
+   * restart policy aside), waits `downMs`, and starts it again on the same socket, data root and bridge.
+   * Resolves once the engine answers again; `down` is called right after the old dockerd exited.
+   */
+  async restart(downMs = 0, down: () => void = () => undefined): Promise<void> {
+    await this.stopDaemon();
+    down();
+    if (downMs > 0) await delay(downMs);
+    ({ dockerd: this.dockerd, exited: this.exited } = spawnDockerd(
+      this.dir,
+      this.socket,
+      this.bridge,
+      this.tls,
+    ));
+    await this.ready();
+  }
+
   /** Stops dockerd (its containers with it), deletes its bridge and every file it had. */
   async stop(): Promise<void> {
-    if (this.dockerd.exitCode === null && this.dockerd.signalCode === null) {
-      this.dockerd.kill('SIGTERM');
-      const timer = setTimeout(() => this.dockerd.kill('SIGKILL'), 30_000);
-      await this.exited;
-      clearTimeout(timer);
-    }
+    await this.stopDaemon();
     await run('ip', ['link', 'delete', this.bridge]).catch(() => undefined);
     await unmountUnder(this.dir);
     await rm(this.dir, { recursive: true, force: true });
+  }
+
+  private async stopDaemon(): Promise<void> {
+    if (this.dockerd.exitCode !== null || this.dockerd.signalCode !== null) return;
+    this.dockerd.kill('SIGTERM');
+    const timer = setTimeout(() => this.dockerd.kill('SIGKILL'), 30_000);
+    await this.exited;
+    clearTimeout(timer);
   }
 
   private async ready(timeoutMs = 60_000): Promise<void> {
@@ -92,6 +107,22 @@ export class SecondEngine {
     const log = await readFile(join(this.dir, 'dockerd.log'), 'utf8').catch(() => '(no log)');
     return log.split('\n').slice(-15).join('\n');
   }
+}
+
+function spawnDockerd(
+  dir: string,
+  socket: string,
+  bridge: string,
+  tls: SecondEngine['tls'],
+): { dockerd: ChildProcess; exited: Promise<void> } {
+  const log = openSync(join(dir, 'dockerd.log'), 'a');
+  const dockerd = spawn('dockerd', [...daemonArgs(dir, socket, bridge), ...tlsArgs(tls)], {
+    stdio: ['ignore', log, log],
+  });
+  closeSync(log);
+  const exited = new Promise<void>((resolve) => dockerd.once('exit', () => resolve()));
+  dockerd.once('error', () => undefined); // no dockerd binary: `exited` fires and ready() says so
+  return { dockerd, exited };
 }
 
 function daemonArgs(dir: string, socket: string, bridge: string): string[] {

@@ -1,4 +1,4 @@
-import { ApplicationFailure, condition, log, setHandler, workflowInfo } from '@temporalio/workflow';
+import { ApplicationFailure, condition, log, patched, setHandler, workflowInfo } from '@temporalio/workflow';
 import { Decision, decideUpdate, type RecordedDecision, type Waiting } from '../contracts';
 import type { RunbookPolicy } from '../policy';
 import { firstIssue } from '../../mesh/zod-issue';
@@ -7,6 +7,7 @@ import { notify } from './activities';
 import { evidenceChange, type Evidence } from './evidence';
 import type { Progress, WaitingRequest } from './progress';
 import { failureMessage } from './failures';
+import { MAX_REMINDER_BACKOFF, REMINDER_BACKOFF } from './revision';
 
 export const DECISION_REJECTED = 'DecisionRejected';
 
@@ -123,7 +124,7 @@ export class Decisions {
     return this.progress.status.steps.find((step) => step.state === 'running')?.name;
   }
 
-  /** Waits, as long as it takes, for a decision at this gate, reminding the operators while it waits. */
+  /** Waits, as long as it takes, for a decision at this gate, reminding the operators less and less often. */
   async await(request: WaitingRequest): Promise<RecordedDecision> {
     const waiting = this.progress.waitFor(request);
     this.shown.set(waiting.evidence, waiting);
@@ -155,10 +156,14 @@ export class Decisions {
     const decided = () => this.pending !== undefined || over();
     if (!this.policy) return condition(decided);
     const summary = `remind the operators if still waiting at ${waiting.gate}`;
-    let quiet = this.policy.reminders.afterMs;
+    const { afterMs, everyMs } = this.policy.reminders;
+    const backOff = patched(REMINDER_BACKOFF);
+    let quiet = afterMs;
+    let next = everyMs;
     while (!(await condition(decided, quiet, { summary }))) {
       await this.remind(waiting);
-      quiet = this.policy.reminders.everyMs;
+      quiet = next;
+      if (backOff) next = Math.min(next * 2, everyMs * MAX_REMINDER_BACKOFF);
     }
   }
 

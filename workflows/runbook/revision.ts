@@ -12,3 +12,12 @@ export type Revision = 1 | 2;
  * evidence hash a decision carries, so runbooks recorded before keep their old offers and replay.
  */
 export const OFFER_RECHECK = 'gate-offers-recheck';
+
+/**
+ * A gate's reminders double their interval after each one, up to `MAX_REMINDER_BACKOFF` times the configured
+ * one: a wait of weeks adds a reminder's dozen history events a day, not every half hour until the history
+ * limit ends the runbook. Runbooks recorded before remind at the fixed interval and replay.
+ */
+export const REMINDER_BACKOFF = 'reminder-backoff';
+/** With the default half-hour interval: a reminder a day at most, once the wait is older than two days. */
+export const MAX_REMINDER_BACKOFF = 48;
