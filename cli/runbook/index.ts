@@ -12,18 +12,15 @@ import { registerStart } from './start/start';
 import { registerStatus } from './follow/status';
 import { registerWatch } from './follow/watch';
 import { registerWorker } from './worker/worker';
+import { declareRunbook } from './group';
 
-/** `mesh runbook ...`: start, follow, decide on and abort durable runbooks; run their worker. */
+/** `mesh runbook` and every verb under it. */
 export function registerRunbookCommands(program: Command): void {
-  const runbook = program
-    .command('runbook')
-    .description('durable, evidence-checking cutovers on Temporal: start, follow, decide, abort')
-    .addHelpText(
-      'after',
-      '\nExit codes: 0 ok (running or completed), 1 failure, 2 bad input, 3 waiting for a decision, ' +
-        '4 rolled back, 5 failed or aborted, 130 detached (Ctrl-C; the runbook keeps running).\n' +
-        'Temporal from TEMPORAL_ADDRESS / TEMPORAL_NAMESPACE; task queue from MESH_TASK_QUEUE (or TASK_QUEUE).',
-    );
+  addRunbookVerbs(declareRunbook(program));
+}
+
+/** The verbs of `mesh runbook` (declared by ./group), on the group's command. */
+export function addRunbookVerbs(runbook: Command): void {
   registerPlan(runbook);
   registerStart(runbook);
   registerWatch(runbook);
