@@ -6,8 +6,6 @@ import type * as Runbook from './runbook';
 import { declareRunbook } from './runbook/group';
 import { takesValue } from './unknown-command';
 
-type Group = 'local' | 'runbook';
-
 /**
  * Declares `mesh local` and `mesh runbook` and adds the verbs of the group the command line names. The
  * verbs' modules load zod and the schemas; `mesh --help`, `mesh config` and the other group do not need
@@ -16,24 +14,29 @@ type Group = 'local' | 'runbook';
 export function registerGroups(program: Command, args: readonly string[], asPlugin: boolean): void {
   const local = declareLocal(program);
   const runbook = declareRunbook(program);
-  const named = groupNamed(program, args, asPlugin);
-  if (named === 'local') (require('./local') as typeof Local).addLocalVerbs(local);
-  if (named === 'runbook') (require('./runbook') as typeof Runbook).addRunbookVerbs(runbook);
+  const [first, second] = operands(program, args);
+  if (first === 'local') (require('./local') as typeof Local).addLocalVerbs(local);
+  const runbookVerbs = (verb: string | undefined) =>
+    (require('./runbook') as typeof Runbook).addRunbookVerbs(runbook, verb);
+  if (first === 'runbook') runbookVerbs(second);
+  else if (asPlugin && first !== undefined && first !== 'local' && first !== 'config') runbookVerbs(first);
 }
 
-function groupNamed(program: Command, args: readonly string[], asPlugin: boolean): Group | undefined {
-  const word = firstOperand(program, args);
-  if (word === 'local' || word === 'runbook') return word;
-  return asPlugin && word !== undefined && word !== 'config' ? 'runbook' : undefined;
-}
-
-/** The first word of `args` that is neither an option nor an option's value; after `help`, the word it asks about. */
-function firstOperand(program: Command, args: readonly string[]): string | undefined {
+/**
+ * The first two words of `args` that are neither options nor an option's value (`help` left out: `help x`
+ * asks about x). Options between the two are the program's own, or the group's, which take no value.
+ */
+function operands(program: Command, args: readonly string[]): (string | undefined)[] {
+  const found: string[] = [];
   for (let i = 0; i < args.length; i++) {
     const word = args[i] ?? '';
-    if (word === '--') return args[i + 1];
-    if (!word.startsWith('-')) return word === 'help' ? args[i + 1] : word;
-    if (takesValue(program, word)) i++;
+    if (word === '--') {
+      found.push(...args.slice(i + 1));
+      break;
+    }
+    if (!word.startsWith('-')) {
+      if (word !== 'help') found.push(word);
+    } else if (takesValue(program, word)) i++;
   }
-  return undefined;
+  return found.slice(0, 2);
 }

@@ -20,6 +20,8 @@ interface Loaded {
   code: number;
   stderr: string;
   packages: Set<string>;
+  /** The CLI's own modules in a folder of verbs (`runbook/start/start`, `local/push`), compiled or not. */
+  verbModules: Set<string>;
 }
 
 describe('what the CLI loads for a command (whole process, as an operator runs it)', () => {
@@ -48,7 +50,10 @@ describe('what the CLI loads for a command (whole process, as an operator runs i
     const packages = new Set(
       files.flatMap((file) => /\/node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(file)?.[1] ?? []),
     );
-    return { code, stderr, packages };
+    const verbModules = new Set(
+      files.flatMap((file) => /\/cli\/((?:runbook\/[a-z-]+|local)\/[^/]+)\.[jt]s$/.exec(file)?.[1] ?? []),
+    );
+    return { code, stderr, packages, verbModules };
   }
 
   it('mesh --help loads commander and none of zod, the Temporal SDK, gRPC, dockerode or yaml', async () => {
@@ -70,6 +75,8 @@ describe('what the CLI loads for a command (whole process, as an operator runs i
       new RegExp(`Cannot reach Temporal at 127\\.0\\.0\\.1:${port}: nothing listens there`),
     );
     assert.ok(down.packages.has('zod'), 'the options were parsed');
+    // Only the verb it runs: none of start's, plan's, the worker's or the local mesh's modules.
+    assert.deepEqual([...down.verbModules].sort(), ['local/group', 'runbook/follow/status']);
     assert.deepEqual(
       ['@temporalio/client', '@grpc/grpc-js', 'dockerode', 'yaml'].filter((name) => down.packages.has(name)),
       [],
