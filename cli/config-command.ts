@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import type * as Yaml from 'yaml';
-import { z } from 'zod';
+import type * as Zod from 'zod';
 import type * as Config from '../config';
 import { UsageError } from './errors';
 import { printJson, printLine } from './output';
@@ -25,7 +25,12 @@ export function effectiveConfig(): Config.MeshConfig {
   }
 }
 
-const Input = z.object({ json: z.boolean().default(false) });
+/** Built on use: `mesh --help` loads no zod. */
+function parseInput(options: object): { json: boolean } {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- see above
+  const { z } = require('zod') as typeof Zod;
+  return z.object({ json: z.boolean().default(false) }).parse({ ...options });
+}
 
 /**
  * The global `--config <file>` (the same as MESH_CONFIG, which it sets for this process and the workers it
@@ -45,7 +50,7 @@ export function registerConfigCommands(program: Command): void {
     )
     .option('--json', 'print it as JSON')
     .action((options: object) => {
-      const input = Input.parse({ ...options });
+      const input = parseInput(options);
       const shown = config().redactConfig(effectiveConfig());
       if (input.json) return printJson(shown);
       printLine(

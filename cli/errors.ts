@@ -1,10 +1,13 @@
 import { CommanderError } from 'commander';
-import { ZodError } from 'zod';
+import type * as Zod from 'zod';
 import { MeshCommandError, MeshRefusedError, MeshUnreadableError } from '../mesh/errors';
 import { firstIssue } from '../mesh/zod-issue';
 
 /** Exit codes the CLI documents; `process.exit` is called only in main.ts. */
 export const EXIT = { ok: 0, failure: 1, usage: 2, waiting: 3, rolledBack: 4, failedOrAborted: 5 } as const;
+
+/** `watch` and `start` stopped following on Ctrl-C; the runbook goes on (128 + SIGINT, as shells do). */
+export const DETACHED = 130;
 
 /** An operator's mistake on the command line: one sentence and a suggestion; nothing was started. */
 export class UsageError extends Error {
@@ -37,6 +40,16 @@ export function terminalSafe(text: string): string {
   return safe;
 }
 
+/**
+ * zod's error, asked of zod only when the name says it may be one: an error from zod means zod is loaded,
+ * and `mesh --help` never loads it.
+ */
+function isZodError(error: unknown): error is Zod.ZodError {
+  if (!(error instanceof Error) || error.name !== 'ZodError') return false;
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- see above
+  return error instanceof (require('zod') as typeof Zod).ZodError;
+}
+
 export function presentError(error: unknown): Presented {
   const presented = presentUnsafe(error);
   return {
@@ -49,7 +62,7 @@ export function presentError(error: unknown): Presented {
 function presentUnsafe(error: unknown): Presented {
   if (error instanceof UsageError)
     return { message: error.message, suggestion: error.suggestion, exitCode: EXIT.usage };
-  if (error instanceof ZodError) {
+  if (isZodError(error)) {
     const { field, problem } = firstIssue(error);
     return {
       message: `${field ? `--${field}` : 'input'}: ${problem}.`,

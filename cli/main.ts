@@ -1,15 +1,13 @@
 import { Command, CommanderError } from 'commander';
 import { quietWhenReaderLeaves, readerClosedEarly } from './closed-pipe';
 import { registerConfigCommands } from './config-command';
-import { EXIT, presentError } from './errors';
+import { DETACHED, EXIT, presentError } from './errors';
 import { printError } from './output';
-import { registerLocalCommands } from './local';
-import { argsAsInvoked } from './plugin-name';
-import { registerRunbookCommands } from './runbook';
-import { DETACHED } from './runbook/exit-codes';
+import { registerGroups } from './groups';
+import { argsAsInvoked, invokedAsPlugin } from './plugin-name';
 import { unknownSubcommand } from './unknown-command';
 
-function buildProgram(): Command {
+function buildProgram(args: readonly string[], asPlugin: boolean): Command {
   const program = new Command('mesh')
     .description('mesh runbook: durable, evidence-checking cutovers for a mesh fleet')
     .showSuggestionAfterError(true)
@@ -17,8 +15,7 @@ function buildProgram(): Command {
     // Errors are printed once, by presentError; help asked for by mistake still goes to stderr.
     .configureOutput({ outputError: () => undefined });
   registerConfigCommands(program);
-  registerLocalCommands(program);
-  registerRunbookCommands(program);
+  registerGroups(program, args, asPlugin);
   return program;
 }
 
@@ -31,8 +28,9 @@ function helpExit(error: CommanderError): number | undefined {
 
 async function main(argv: string[]): Promise<number> {
   try {
-    const program = buildProgram();
-    const args = argsAsInvoked(program, argv[1] ?? '', argv.slice(2));
+    const invokedAs = argv[1] ?? '';
+    const program = buildProgram(argv.slice(2), invokedAsPlugin(invokedAs));
+    const args = argsAsInvoked(program, invokedAs, argv.slice(2));
     const unknown = unknownSubcommand(program, args);
     if (unknown) throw unknown;
     await program.parseAsync(args, { from: 'user' });

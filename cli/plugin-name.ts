@@ -10,9 +10,14 @@ export const PLUGIN_NAME = 'mesh-runbook';
  * invocation (`mesh-runbook runbook ...`, `mesh-runbook local ...`) reads as it does under `mesh`.
  */
 export function argsAsInvoked(program: Command, invokedAs: string, args: readonly string[]): string[] {
-  if (basename(invokedAs).replace(/\.js$/, '') !== PLUGIN_NAME) return [...args];
+  if (!invokedAsPlugin(invokedAs)) return [...args];
   const [first] = args;
   const runbook = program.commands.find((command) => command.name() === 'runbook');
   const isRunbookVerb = runbook?.commands.some((verb) => verb.name() === first) ?? false;
   return isRunbookVerb ? ['runbook', ...args] : [...args];
+}
+
+/** Whether this process runs as `mesh-runbook` (the path it was invoked by, argv[1]). */
+export function invokedAsPlugin(invokedAs: string): boolean {
+  return basename(invokedAs).replace(/\.js$/, '') === PLUGIN_NAME;
 }

@@ -36,7 +36,7 @@ export function unknownSubcommand(program: Command, args: readonly string[]): Us
 }
 
 /** Whether an option of this command or an ancestor consumes the next word (`--config <file>`). */
-function takesValue(command: Command, word: string): boolean {
+export function takesValue(command: Command, word: string): boolean {
   if (word.includes('=')) return false;
   for (let at: Command | null = command; at; at = at.parent) {
     const option = at.options.find((candidate) => candidate.long === word || candidate.short === word);

@@ -1,9 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { parse as parseYaml } from 'yaml';
+import type * as Yaml from 'yaml';
 import type { z } from 'zod';
-import { DockerEndpointsConfig } from '../docker/endpoints';
-import { DEFAULT_SOCKET } from '../docker/engine';
+import { DEFAULT_SOCKET, DockerEndpointsConfig } from '../docker/endpoint-config';
 import { CommandMeshConfigSchema, selfCallRefusal } from '../mesh/command/config';
 import { resolveLocalStateDir } from '../mesh/local/state-dir';
 import { firstIssueText } from '../mesh/zod-issue';
@@ -62,7 +61,8 @@ function parseFile(path: string): MeshConfigFile {
   }
   let raw: unknown;
   try {
-    raw = parseYaml(text, { prettyErrors: true }) ?? {};
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded only when there is a file to read
+    raw = (require('yaml') as typeof Yaml).parse(text, { prettyErrors: true }) ?? {};
   } catch (error) {
     const first = String((error as Error).message)
       .split('\n')[0]

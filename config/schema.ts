@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DockerEndpoint } from '../docker/endpoints';
+import { DockerEndpoint } from '../docker/endpoint-config';
 import { AbsolutePath, Name } from '../mesh/schemas';
 import { DECISION_POINTS } from '../workflows/plans';
 import { RunbookPolicy } from '../workflows/policy';

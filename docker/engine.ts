@@ -2,13 +2,14 @@ import { randomBytes } from 'node:crypto';
 import Dockerode from 'dockerode';
 import type { ContainerSpec } from '../mesh/schemas';
 import { containerCreateOptions } from './container-options';
+import { DEFAULT_SOCKET } from './endpoint-config';
 import type { Placement } from './placement';
 import { BASE_IMAGE, LABEL } from './labels';
 
 export { BASE_IMAGE, LABEL } from './labels';
 export type { Placement } from './placement';
 
-export const DEFAULT_SOCKET = '/var/run/docker.sock';
+export { DEFAULT_SOCKET };
 
 /**
  * A dockerode client, or the dockerode options to make one (the local socket when empty). A node's

@@ -1,9 +1,12 @@
 import { z } from 'zod';
+import { NODE_TEXT_MAX, printable, unprintable } from './printable';
 
 /**
  * Everything that crosses the mesh port is described here once and parsed on the way in. Objects are strict:
  * a field this code does not know (a newer mesh, a typo in a module file) is an error naming it, never dropped.
  */
+
+export { NODE_TEXT_MAX, printable };
 
 export const NAME_PATTERN = /^[a-z0-9][a-z0-9-]*$/;
 /** As long as a host name's label may be: a node's name becomes part of its runbook's workflow id and queue. */
@@ -12,48 +15,6 @@ export const Name = z
   .string()
   .max(NAME_MAX, `at most ${NAME_MAX} characters`)
   .regex(NAME_PATTERN, 'lower-case letters, digits and dashes, not starting with a dash');
-
-/**
- * Whether a character would act on a terminal or reorder the text around it: a C0 or C1 control character,
- * a line or paragraph separator, or a bidirectional override.
- */
-function isControl(ch: string): boolean {
-  const code = ch.codePointAt(0) ?? 0;
-  return (
-    code < 0x20 ||
-    (code >= 0x7f && code <= 0x9f) ||
-    code === 0x2028 ||
-    code === 0x2029 ||
-    (code >= 0x202a && code <= 0x202e) ||
-    (code >= 0x2066 && code <= 0x2069)
-  );
-}
-
-/** Whether text holds a character a host path, and so a resource id, may not: a control character or line break. */
-function unprintable(text: string): boolean {
-  for (const ch of text) if (isControl(ch)) return true;
-  return false;
-}
-
-/** How much of a node's own sentence (a hold's reason, a failure) the runbook keeps. */
-export const NODE_TEXT_MAX = 500;
-
-/**
- * Text a node wrote that an operator will read, made safe to show: line breaks and tabs become spaces, other
- * control characters are escaped (`\u001b`), and it is cut after 500 characters, saying how long it was.
- */
-export function printable(text: string, max = NODE_TEXT_MAX): string {
-  let safe = '';
-  for (const ch of text) {
-    safe += /\s/.test(ch)
-      ? ' '
-      : isControl(ch)
-        ? `\\u${(ch.codePointAt(0) ?? 0).toString(16).padStart(4, '0')}`
-        : ch;
-    if (safe.length > max) return `${safe.slice(0, max)}… (${text.length} characters)`;
-  }
-  return safe;
-}
 
 const NodeText = z
   .string()

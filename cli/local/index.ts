@@ -11,16 +11,8 @@ import { registerPush } from './push';
 import { registerTake } from './take';
 import { registerUnassign } from './unassign';
 
-/** `mesh local ...`: the reference mesh over this machine's Docker engine, for demos and tests. */
-export function registerLocalCommands(program: Command): void {
-  const local = program
-    .command('local')
-    .description("the local reference mesh: nodes and modules on this machine's Docker engine")
-    .option(
-      '--state-dir <dir>',
-      'where the local mesh keeps its state (default: $MESH_LOCAL_STATE, else ~/.local/state/mesh/local)',
-    );
-
+/** The verbs of `mesh local` (declared by ./group), on the group's command. */
+export function addLocalVerbs(local: Command): void {
   const node = local.command('node').description('create and inspect local nodes');
   registerNodeCreate(node);
   registerNodeShow(node);

@@ -1,5 +1,6 @@
 import { hostname } from 'node:os';
-import { Client, Connection, WorkflowNotFoundError } from '@temporalio/client';
+import type * as Sdk from '@temporalio/client';
+import type { Client, Connection } from '@temporalio/client';
 import { ConfigError } from '../../config';
 import {
   connectionFailure,
@@ -23,6 +24,13 @@ export interface RunbookClient {
   hasWorker(taskQueue: string): Promise<boolean>;
 }
 
+/**
+ * Temporal's client SDK (gRPC and its protobuf root: about a third of a second to load), loaded once the
+ * address is known to answer, so "nothing listens" is said before paying for it.
+ */
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- see above
+const sdk = () => require('@temporalio/client') as typeof Sdk;
+
 /** Connects to Temporal for one command and closes the connection however the command ends. */
 export async function withClient<T>(
   run: (rb: RunbookClient) => Promise<T>,
@@ -34,6 +42,7 @@ export async function withClient<T>(
   // Not with TLS: a bare TCP probe would show in the server's log as a failed handshake at every command.
   const nobody = connectOptions.tls ? undefined : await unreachable(connectOptions);
   if (nobody) throw nobody;
+  const { Client, Connection } = sdk();
   try {
     connection = await Connection.connect({ ...connectOptions, connectTimeout: 5_000 });
   } catch (error) {
@@ -95,7 +104,7 @@ export async function orUnknown<T>(id: string, target: TemporalTarget, call: () 
   try {
     return await call();
   } catch (error) {
-    if (error instanceof WorkflowNotFoundError) throw unknownRunbook(id, target);
+    if (error instanceof sdk().WorkflowNotFoundError) throw unknownRunbook(id, target);
     throw error;
   }
 }

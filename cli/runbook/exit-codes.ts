@@ -1,8 +1,7 @@
 import { FAILURE, type Phase } from '../../workflows/contracts';
-import { EXIT } from '../errors';
+import { DETACHED, EXIT } from '../errors';
 
-/** `watch` and `start` stopped following on Ctrl-C; the runbook goes on (128 + SIGINT, as shells do). */
-export const DETACHED = 130;
+export { DETACHED };
 
 export const TERMINAL_PHASES: readonly Phase[] = ['completed', 'rolled-back', 'aborted', 'failed'];
 

@@ -5,6 +5,12 @@ import { summarize, type Summary } from './stats';
 
 const MESH = join(__dirname, '..', '..', 'bin', 'mesh.js');
 
+/**
+ * Another checkout's bin/mesh.js (e.g. the commit before a change), timed alternately with this one, sample
+ * by sample, so both see the same machine load.
+ */
+export const BASELINE_ENV = 'MESH_BENCH_CLI_BASELINE';
+
 /** One CLI command timed as a new user meets it: a whole process, start to exit. */
 export interface CliTiming {
   command: string;
@@ -20,10 +26,10 @@ interface Exit {
   stderr: string;
 }
 
-function runOnce(args: string[], env: NodeJS.ProcessEnv): Promise<Exit> {
+function runOnce(argv: string[], env: NodeJS.ProcessEnv): Promise<Exit> {
   return new Promise((resolve, reject) => {
     const started = process.hrtime.bigint();
-    const child = spawn(process.execPath, [MESH, ...args], { env, stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn(process.execPath, argv, { env, stdio: ['ignore', 'ignore', 'pipe'] });
     let stderr = '';
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     child.once('error', reject);
@@ -34,14 +40,13 @@ function runOnce(args: string[], env: NodeJS.ProcessEnv): Promise<Exit> {
   });
 }
 
-async function timed(
-  label: string,
-  args: string[],
-  env: NodeJS.ProcessEnv,
-  samples: number,
-): Promise<CliTiming> {
-  const exits: Exit[] = [];
-  for (let i = 0; i < samples; i++) exits.push(await runOnce(args, env));
+interface Contender {
+  label: string;
+  argv: string[];
+  env: NodeJS.ProcessEnv;
+}
+
+function timing(label: string, exits: Exit[]): CliTiming {
   const said = exits[0]?.stderr.split('\n').find((line) => line.trim() !== '');
   return {
     command: label,
@@ -51,24 +56,58 @@ async function timed(
   };
 }
 
+/** Each contender `samples` times, taking turns sample by sample. */
+async function alternated(contenders: Contender[], samples: number): Promise<CliTiming[]> {
+  const exits = contenders.map((): Exit[] => []);
+  for (let i = 0; i < samples; i++)
+    for (const [at, contender] of contenders.entries())
+      exits[at]?.push(await runOnce(contender.argv, contender.env));
+  return contenders.map((contender, at) => timing(contender.label, exits[at] ?? []));
+}
+
 /**
  * `mesh --help`, `mesh runbook status <node>` and `mesh runbook list` against the bench's live server, and
- * `mesh runbook status <node>` where nothing listens, `samples` times each (sequentially).
+ * `mesh runbook status <node>` where nothing listens, `samples` times each (sequentially); with the floors
+ * they stand on: node starting and exiting, and node loading Temporal's client SDK. With $MESH_BENCH_CLI_BASELINE
+ * set, that CLI takes its turn beside this one in every command.
  */
 export async function timeCli(address: string, node: string, samples: number): Promise<CliTiming[]> {
   const base: NodeJS.ProcessEnv = { ...process.env, TEMPORAL_NAMESPACE: 'default', NO_COLOR: '1' };
   delete base.MESH_CONFIG;
+  delete base[BASELINE_ENV];
   const live = { ...base, TEMPORAL_ADDRESS: address };
   const closed = { ...base, TEMPORAL_ADDRESS: `127.0.0.1:${await freeLocalPort()}` };
-  return [
-    await timed('mesh --help', ['--help'], live, samples),
-    await timed(`mesh runbook status ${node}`, ['runbook', 'status', node], live, samples),
-    await timed('mesh runbook list', ['runbook', 'list'], live, samples),
-    await timed(
-      `mesh runbook status ${node} (nothing listens)`,
-      ['runbook', 'status', node],
-      closed,
-      samples,
-    ),
+  const baseline = process.env[BASELINE_ENV];
+  const clis = [{ bin: MESH, suffix: '' }, ...(baseline ? [{ bin: baseline, suffix: ' [baseline]' }] : [])];
+  const commands: { label: string; args: string[]; env: NodeJS.ProcessEnv }[] = [
+    { label: 'mesh --help', args: ['--help'], env: live },
+    { label: `mesh runbook status ${node}`, args: ['runbook', 'status', node], env: live },
+    { label: 'mesh runbook list', args: ['runbook', 'list'], env: live },
+    {
+      label: `mesh runbook status ${node} (nothing listens)`,
+      args: ['runbook', 'status', node],
+      env: closed,
+    },
   ];
+  const floors = await alternated(
+    [
+      { label: 'floor: node -e 0', argv: ['-e', '0'], env: base },
+      {
+        label: 'floor: node -e "require(\'@temporalio/client\')"',
+        argv: ['-e', `require(${JSON.stringify(require.resolve('@temporalio/client'))})`],
+        env: base,
+      },
+    ],
+    samples,
+  );
+  const timings: CliTiming[] = [];
+  for (const { label, args, env } of commands) {
+    const contenders = clis.map(({ bin, suffix }) => ({
+      label: `${label}${suffix}`,
+      argv: [bin, ...args],
+      env,
+    }));
+    timings.push(...(await alternated(contenders, samples)));
+  }
+  return [...timings, ...floors];
 }

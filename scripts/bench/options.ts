@@ -20,7 +20,9 @@ export const USAGE = `npm run bench -- [--rounds N] [--quick] [--only a,b] [--sc
   --quick        ${QUICK_CONTENDERS.join(', ')} and the CLI, no warm-up run, fewer CLI samples (what CI runs)
   --only LIST    only these of: ${SECTIONS.join(', ')} (comma-separated or repeated)
   --scale LIST   also N edge flips at once on N nodes, for each N (never with --quick)
-  --json         one JSON document on stdout instead of the tables`;
+  --json         one JSON document on stdout instead of the tables
+
+  MESH_BENCH_CLI_BASELINE=<checkout>/bin/mesh.js also times that CLI, alternating with this one`;
 
 const Options = z
   .object({

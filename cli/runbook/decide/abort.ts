@@ -31,10 +31,10 @@ export function registerAbort(runbook: Command): void {
       const runbookId = resolveRunbookId(input.id);
       const by = operator(input.as);
       const { orUnknown, withClient } = load.client();
-      const { endedRunbook } = load.decision();
-      const { concludeFollow, follow } = load.follow();
       await withClient(
         async (rb) => {
+          const { endedRunbook } = load.decision();
+          const { concludeFollow, follow } = load.follow();
           const handle = rb.client.workflow.getHandle(runbookId);
           const described = await orUnknown(runbookId, rb.target, () =>
             rb.within(10_000, () => handle.describe()),

@@ -28,8 +28,10 @@ export async function decideAs(input: CliDecision): Promise<void> {
     ...(input.comment ? { comment: input.comment } : {}),
   };
   const { withClient } = load.client();
-  const { sendDecision } = load.decision();
-  await withClient((rb) => sendDecision(rb, resolveRunbookId(input.id), decision, input.json), {
-    operator: by,
-  });
+  await withClient(
+    (rb) => load.decision().sendDecision(rb, resolveRunbookId(input.id), decision, input.json),
+    {
+      operator: by,
+    },
+  );
 }

@@ -20,8 +20,8 @@ export function registerStatus(runbook: Command): void {
       const input = parseOptions(Input, { id, ...options }, ['id']);
       const runbookId = resolveRunbookId(input.id);
       const { withClient } = load.client();
-      const { observe } = load.observe();
       await withClient(async (rb) => {
+        const { observe } = load.observe();
         const observed = await observe(rb, runbookId);
         if (!observed.status) {
           throw new Error(

@@ -21,8 +21,8 @@ export function registerWatch(runbook: Command): void {
       const input = parseOptions(Input, { id, ...options }, ['id']);
       const runbookId = resolveRunbookId(input.id);
       const { withClient } = load.client();
-      const { concludeFollow, follow } = load.follow();
       await withClient(async (rb) => {
+        const { concludeFollow, follow } = load.follow();
         const end = await follow(rb, runbookId, { stopWhenWaiting: true, quiet: false, json: input.json });
         concludeFollow(end, input.json, exitForPhase);
       });

@@ -18,8 +18,8 @@ export function registerHistory(runbook: Command): void {
       const input = parseOptions(Input, { id, ...options }, ['id']);
       const runbookId = resolveRunbookId(input.id);
       const { withClient } = load.client();
-      const { readNodeHistory } = load.historyRead();
       await withClient(async (rb) => {
+        const { readNodeHistory } = load.historyRead();
         const history = await readNodeHistory(rb, runbookId);
         if (input.json) return printJson(history);
         const { isClearance, renderHistory, renderClearance } = load.historyRender();
