@@ -7,6 +7,7 @@ import { concurrentStarts } from './concurrent-starts';
 import { hostileMeshInput } from './hostile-mesh-input';
 import { lateDecisions } from './late-decisions';
 import { serverRestart } from './server-restart';
+import { terminalDies } from './terminal-dies';
 import { workerKills } from './worker-kills';
 
 /**
@@ -32,6 +33,7 @@ const EXPERIMENT_RUNNERS: Partial<Record<ExperimentName, Experiment>> = {
   'bad-operator-input': (env, options, log) => badOperatorInput(env, options.quick, log),
   'concurrent-starts': (env, options, log) => concurrentStarts(env, options.quick, log),
   'late-decisions': (_env, _options, log) => lateDecisions(log),
+  'terminal-dies': (_env, options, log) => terminalDies(options.quick, log),
 };
 
 async function main(): Promise<number> {

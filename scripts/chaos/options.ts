@@ -5,6 +5,7 @@ export const EXPERIMENTS = [
   'bad-operator-input',
   'concurrent-starts',
   'late-decisions',
+  'terminal-dies',
 ] as const;
 export type ExperimentName = (typeof EXPERIMENTS)[number];
 
