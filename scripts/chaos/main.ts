@@ -8,6 +8,7 @@ import { hostileMeshInput } from './hostile-mesh-input';
 import { lateDecisions } from './late-decisions';
 import { serverRestart } from './server-restart';
 import { terminalDies } from './terminal-dies';
+import { twoWorkers } from './two-workers';
 import { workerKills } from './worker-kills';
 
 /**
@@ -34,6 +35,7 @@ const EXPERIMENT_RUNNERS: Partial<Record<ExperimentName, Experiment>> = {
   'concurrent-starts': (env, options, log) => concurrentStarts(env, options.quick, log),
   'late-decisions': (_env, _options, log) => lateDecisions(log),
   'terminal-dies': (_env, options, log) => terminalDies(options.quick, log),
+  'two-workers': (_env, options, log) => twoWorkers(options.quick, log),
 };
 
 async function main(): Promise<number> {

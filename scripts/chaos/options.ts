@@ -6,6 +6,7 @@ export const EXPERIMENTS = [
   'concurrent-starts',
   'late-decisions',
   'terminal-dies',
+  'two-workers',
 ] as const;
 export type ExperimentName = (typeof EXPERIMENTS)[number];
 

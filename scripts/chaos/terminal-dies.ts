@@ -48,6 +48,8 @@ interface Checked {
   notes: string[];
   lost: number;
   duplicated: number;
+  /** When a `start` run again (there was no runbook) showed the new runbook's steps. */
+  shownAt?: number;
 }
 
 async function executions(client: Client, id: string): Promise<number> {
@@ -88,7 +90,9 @@ async function runbookAfterKill(
     return checked;
   }
   checked.notes.push('died before it started the runbook; started again');
-  const again = await new Terminal(startArgs, cli).ended(120_000);
+  const terminal = new Terminal(startArgs, cli);
+  const again = await terminal.ended(120_000);
+  if (terminal.firstStepAt !== undefined) checked.shownAt = terminal.firstStepAt;
   if (again.code !== 3 && again.code !== 0) {
     checked.lost = 1;
     checked.notes.push(
@@ -139,6 +143,7 @@ async function runOnce(world: RunbookWorld, death: Death | undefined): Promise<M
   let lost = 0;
   let duplicated = 0;
   let killedAt: number | undefined;
+  let shownAgainAt: number | undefined;
   let first: TerminalEnd | undefined;
   const kill = async (terminal: Terminal, signal: Death['signal']) => {
     const killed = await terminal.kill(signal);
@@ -177,6 +182,7 @@ async function runOnce(world: RunbookWorld, death: Death | undefined): Promise<M
     const after = await runbookAfterKill(world, cli, id, death, startArgs);
     notes.push(...after.notes);
     lost += after.lost;
+    shownAgainAt = after.shownAt;
   }
   const operate = () =>
     operateThroughCli(id, cli, edgeFlipAnswer, { deadlineMs: RUN_DEADLINE_MS, ...(first ? { first } : {}) });
@@ -206,9 +212,11 @@ async function runOnce(world: RunbookWorld, death: Death | undefined): Promise<M
   const wrong = status ? wrongProceeds(status, waits) : [];
   notes.push(...wrong);
   const steps = status?.steps.map((s) => `${s.name}: ${s.state}`) ?? [];
+  // From the kill to a terminal showing the runbook again: the re-attached watch, or the start run again.
+  const shownAt = shownAgainAt ?? operated?.firstStepAt;
   const recoveryS =
-    killedAt !== undefined && operated?.firstStepAt !== undefined
-      ? (operated.firstStepAt - killedAt) / 1000
+    killedAt !== undefined && shownAt !== undefined && operated?.firstStepAt !== undefined
+      ? (shownAt - killedAt) / 1000
       : undefined;
   if (death && killedAt !== undefined && recoveryS === undefined) notes.push('no watch re-attached');
   const held =
@@ -291,7 +299,7 @@ export async function terminalDies(quick: boolean, log: (line: string) => void):
     }));
   const report = (r: RunResult) => {
     log(
-      `  ${r.name}: ${r.passed ? 'ok' : 'FAILED'}${r.recoveryS !== undefined ? `, watch re-attached ${r.recoveryS.toFixed(1)} s after` : ''} (${r.notes.join('; ')})`,
+      `  ${r.name}: ${r.passed ? 'ok' : 'FAILED'}${r.recoveryS !== undefined ? `, shown again ${r.recoveryS.toFixed(1)} s after the kill` : ''} (${r.notes.join('; ')})`,
     );
     runs.push(r);
   };
