@@ -4,9 +4,9 @@ import type { CopyResult } from '../../activities/data';
 import { activityResults } from '../../test/support/data-move';
 import { seedEdgeFlip } from '../../test/support/edge-flip-seed';
 import { runbookWorld, type RunbookWorld } from '../../test/support/runbook-world';
-import type { WorkerProcess } from '../../test/support/worker-process';
 import { edgeFlip } from '../../workflows';
 import { drive, edgeFlipAnswer, movedAgainAt, wrongProceeds, type Driven } from './drive';
+import { CliWorker } from './cli-worker';
 import { failedRun, type ExperimentResult, type RunResult } from './result';
 import { CHAOS_TIMINGS, DATA_PATH_MOVE, EDGE_FLIP, type RunbookCase } from './runbook-cases';
 import { duplicatedCount, duplicatedEffects, SideEffectRecorder, type SideEffects } from './side-effects';
@@ -52,20 +52,21 @@ function renamed(effects: SideEffects, names: Record<string, string> = {}): Side
   return { ...effects, lifecycle };
 }
 
-/** A SIGKILL of the restarted worker: when, and which runbooks' activities it held (by workflow id). */
+/** A SIGKILL of the restarted worker: when, which runbooks' activities it held (by workflow id), and how long its successor took to poll. */
 interface Kill {
   at: number;
   inside: Map<string, string[]>;
+  restartS?: number;
 }
 
-/** One worker stays up; the other is SIGKILLed every 2–6 s and started again at once, `kills` times at most. */
+/** One worker stays up; the other is SIGKILLed 2–6 s after it polls and started again at once, `kills` times at most. */
 class KilledInALoop {
   readonly kills: Kill[] = [];
   problem: string | undefined;
 
   constructor(
     private readonly world: RunbookWorld,
-    private victim: WorkerProcess,
+    public victim: CliWorker,
   ) {}
 
   async run(handles: WorkflowHandle[], open: () => boolean, kills: number): Promise<void> {
@@ -86,9 +87,11 @@ class KilledInALoop {
           .map((a) => a.activityType?.name ?? '?');
         if (held.length > 0) inside.set(handle.workflowId, held);
       }
-      this.kills.push({ at, inside });
+      const kill: Kill = { at, inside };
+      this.kills.push(kill);
       try {
-        this.victim = await this.world.spawnWorker();
+        this.victim = await CliWorker.start(this.world.taskQueue, this.world.stateDir);
+        kill.restartS = (Date.now() - at) / 1000;
       } catch (error) {
         this.problem = `the killed worker did not start again: ${error instanceof Error ? error.message : String(error)}`;
         return;
@@ -162,6 +165,18 @@ async function judge(
   };
 }
 
+/** Seeds a node for each runbook, then starts them all: an edge flip (quick), or two edge flips and two data-path moves. */
+async function startAll(world: RunbookWorld, quick: boolean): Promise<Started[]> {
+  const runbooks = quick ? [EDGE_FLIP] : [EDGE_FLIP, DATA_PATH_MOVE, SECOND_EDGE_FLIP, DATA_PATH_MOVE];
+  const seeded = [];
+  for (const runbook of runbooks) {
+    const { node, start } = await runbook.seed(world);
+    const recorder = await SideEffectRecorder.open(world.engine, node, world.mesh.layout.journal(node));
+    seeded.push({ runbook, recorder, start });
+  }
+  return Promise.all(seeded.map(async ({ start, ...rest }) => ({ ...rest, handle: await start() })));
+}
+
 /**
  * Experiment 10: two worker processes poll the same queues (the runbook queue and every node's); one stays
  * up, the other is SIGKILLed and started again in a loop at random intervals while several runbooks (edge
@@ -174,35 +189,42 @@ export async function twoWorkers(quick: boolean, log: (line: string) => void): P
   await using world = await runbookWorld({ worker: 'none' });
   const undisturbed = new Map(
     await Promise.all(
-      [EDGE_FLIP, DATA_PATH_MOVE].map(async (r) => [r.kind, await undisturbedRun(world, r)] as const),
+      (quick ? [EDGE_FLIP] : [EDGE_FLIP, DATA_PATH_MOVE]).map(
+        async (r) => [r.kind, await undisturbedRun(world, r)] as const,
+      ),
     ),
   );
-  const runbooks = quick
-    ? [EDGE_FLIP, DATA_PATH_MOVE]
-    : [EDGE_FLIP, DATA_PATH_MOVE, SECOND_EDGE_FLIP, DATA_PATH_MOVE];
-  const [, victim] = await Promise.all([world.spawnWorker(), world.spawnWorker()]);
-  const starts: Started[] = [];
-  for (const runbook of runbooks) {
-    const { node, start } = await runbook.seed(world);
-    const recorder = await SideEffectRecorder.open(world.engine, node, world.mesh.layout.journal(node));
-    starts.push({ runbook, recorder, handle: await start() });
-  }
-  let open = starts.length;
+  log(`  undisturbed references ready after ${((Date.now() - started) / 1000).toFixed(0)} s`);
+  const [steady, victim] = await Promise.all([
+    CliWorker.start(world.taskQueue, world.stateDir),
+    CliWorker.start(world.taskQueue, world.stateDir),
+  ]);
   const loop = new KilledInALoop(world, victim);
-  const killing = loop.run(
-    starts.map((s) => s.handle),
-    () => open > 0,
-    quick ? 2 : 40,
+  let starts: Started[] = [];
+  let driven: (Driven & { closedAt: number })[] = [];
+  try {
+    starts = await startAll(world, quick);
+    let open = starts.length;
+    const killing = loop.run(
+      starts.map((s) => s.handle),
+      () => open > 0,
+      quick ? 2 : 40,
+    );
+    driven = await Promise.all(
+      starts.map(async ({ runbook, handle }) => {
+        const done = await drive(handle, { answer: runbook.answer, deadlineMs: RUN_DEADLINE_MS });
+        open--;
+        return { ...done, closedAt: Date.now() };
+      }),
+    );
+    await killing;
+  } finally {
+    await Promise.all([steady.stop(), loop.victim.stop()]);
+  }
+  const restarts = loop.kills.flatMap((k) => (k.restartS === undefined ? [] : [k.restartS]));
+  log(
+    `  ${loop.kills.length} kills of one of the two workers; it polled again after ${restarts.map((r) => r.toFixed(1)).join(', ')} s`,
   );
-  const driven = await Promise.all(
-    starts.map(async ({ runbook, handle }) => {
-      const done = await drive(handle, { answer: runbook.answer, deadlineMs: RUN_DEADLINE_MS });
-      open--;
-      return { ...done, closedAt: Date.now() };
-    }),
-  );
-  await killing;
-  log(`  ${loop.kills.length} kills of one of the two workers`);
   const runs: RunResult[] = [];
   for (const [i, start] of starts.entries()) {
     const done = driven[i];
