@@ -19,3 +19,17 @@ export function activitySignal(): AbortSignal | undefined {
     return undefined;
   }
 }
+
+/**
+ * Heartbeats now and every `everyMs` until `work` settles: a slow answer on a live worker is never timed
+ * out, while the server notices a dead worker within the heartbeat timeout instead of the whole deadline.
+ */
+export async function heartbeatWhile<T>(work: Promise<T>, everyMs = 2_000): Promise<T> {
+  heartbeat();
+  const timer = setInterval(() => heartbeat(), everyMs);
+  try {
+    return await work;
+  } finally {
+    clearInterval(timer);
+  }
+}

@@ -1,6 +1,7 @@
 import { getClient } from '@temporalio/activity';
 import { WorkflowNotFoundError } from '@temporalio/client';
 import { lastRunOf, type LastRun } from '../../client/last-run';
+import { heartbeatWhile } from '../heartbeat';
 
 export interface RunRef {
   workflowId: string;
@@ -26,7 +27,7 @@ export function createRunActivities() {
      * a runbook and how it ended, or none (client/last-run.ts, which `start` asks too).
      */
     previousRun({ workflowId, runId }: RunRef): Promise<LastRun> {
-      return lastRunOf(getClient(), workflowId, runId);
+      return heartbeatWhile(lastRunOf(getClient(), workflowId, runId));
     },
   };
 }

@@ -38,8 +38,8 @@ export interface Driven {
  * What a runbook waits with on a loaded machine without any fault (a health check that timed out, a report
  * late): the operator looks again, up to three times per run; every recheck is in the run's notes.
  */
-const RECHECKABLE = new Set(['failed', 'pending', 'unreadable']);
-const RECHECKS = 3;
+export const RECHECKABLE = new Set(['failed', 'pending', 'unreadable']);
+export const RECHECKS = 3;
 
 export interface DriveOptions {
   answer: Answer;

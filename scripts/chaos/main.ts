@@ -9,6 +9,8 @@ import { hostileMeshInput } from './hostile-mesh-input';
 import { lateDecisions } from './late-decisions';
 import { longWaits } from './long-waits';
 import { serverRestart } from './server-restart';
+import { terminalDies } from './terminal-dies';
+import { twoWorkers } from './two-workers';
 import { workerKills } from './worker-kills';
 
 /**
@@ -36,6 +38,8 @@ const EXPERIMENT_RUNNERS: Partial<Record<ExperimentName, Experiment>> = {
   'late-decisions': (_env, _options, log) => lateDecisions(log),
   'docker-restart': (_env, options, log) => dockerRestart(options.quick, log),
   'long-waits': (_env, options, log) => longWaits(options.quick, log),
+  'terminal-dies': (_env, options, log) => terminalDies(options.quick, log),
+  'two-workers': (_env, options, log) => twoWorkers(options.quick, log),
 };
 
 async function main(): Promise<number> {

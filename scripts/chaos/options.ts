@@ -7,6 +7,8 @@ export const EXPERIMENTS = [
   'late-decisions',
   'docker-restart',
   'long-waits',
+  'terminal-dies',
+  'two-workers',
 ] as const;
 export type ExperimentName = (typeof EXPERIMENTS)[number];
 

@@ -108,11 +108,13 @@ export const longAct = routed<Pick<Activities, 'copyTree' | 'verifyTree' | 'catc
 });
 
 /**
- * The worker's policy and the node's last run: quick reads that never heartbeat, so no heartbeat timeout
- * (one would only fail a slow answer for want of heartbeats it was never going to send).
+ * The worker's policy and the node's last run: quick reads. The last run's read heartbeats while it waits
+ * for Temporal, so a slow answer is never timed out, and a worker that died holding one of them is noticed
+ * within the heartbeat timeout: the live worker reads again instead of the runbook standing for the minute.
  */
 export const settings = proxyActivities<Pick<Activities, 'runbookPolicy' | 'previousRun'>>({
   startToCloseTimeout: '1 minute',
+  heartbeatTimeout: '10 seconds',
   retry: {
     initialInterval: '1 second',
     backoffCoefficient: 2,
