@@ -224,6 +224,7 @@ async function runOnce(world: RunbookWorld, death: Death | undefined): Promise<M
     wrong.length === 0 &&
     (!death || recoveryS !== undefined) &&
     notes.every((n) => n.startsWith('rechecked') || n.startsWith('died before'));
+  await world.retireNode(input.node);
   return {
     name,
     held,

@@ -155,6 +155,8 @@ async function runOnce(
     (kill.at === 'none' || workers.kills.length > 0) &&
     (!undisturbed || JSON.stringify(steps) === JSON.stringify(undisturbed.steps));
   if (kill.at === 'none' && passed) undisturbedEffects.set(runbook.kind, effects);
+  // Every run's successor has health checks: dozens left running would load the machine for the rest.
+  await world.retireNode(node);
   const positions: KillAt[] = [
     ...scheduledInOrder(history.events ?? []).map(({ activity, occurrence }) => ({
       at: 'scheduled' as const,

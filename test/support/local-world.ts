@@ -47,17 +47,25 @@ export class LocalWorld<M extends LocalMesh = LocalMesh> {
   }
 
   async cleanup(): Promise<void> {
-    for (const node of this.nodes) {
-      // Wait for a running agent, then empty the inbox so an agent started later has nothing to do.
-      const release = await acquireLock(this.mesh.layout.nodeLock(node), { timeoutMs: 60_000 }).catch(
-        () => undefined,
-      );
-      await rm(this.mesh.layout.inboxDir(node), { recursive: true, force: true });
-      await release?.();
-    }
+    for (const node of this.nodes) await this.emptyInbox(node);
     await removeNodeContainers(this.nodes, this.engine);
     await removeImages(this.images, this.engine);
     await this.scratch.cleanup();
+  }
+
+  /** Ends a node's work before the world ends: no pending push, no container (its files stay until cleanup). */
+  async retireNode(node: string): Promise<void> {
+    await this.emptyInbox(node);
+    await removeNodeContainers([node], this.engine);
+  }
+
+  /** Waits for a running agent, then empties the inbox so an agent started later has nothing to do. */
+  private async emptyInbox(node: string): Promise<void> {
+    const release = await acquireLock(this.mesh.layout.nodeLock(node), { timeoutMs: 60_000 }).catch(
+      () => undefined,
+    );
+    await rm(this.mesh.layout.inboxDir(node), { recursive: true, force: true });
+    await release?.();
   }
 }
 

@@ -102,6 +102,11 @@ export class RunbookWorld<M extends LocalMesh = LocalMesh> implements AsyncDispo
     return node;
   }
 
+  /** Removes a node's containers once a test is done with it, so a long run does not pile them up. */
+  retireNode(node: string): Promise<void> {
+    return this.local.retireNode(node);
+  }
+
   /** A `mesh-local/...` image tag of this world's own, removed with it. */
   imageName(module: string): string {
     return this.local.imageName(module);
