@@ -201,13 +201,21 @@ function badCalls(node: string): BadCall[] {
   return calls;
 }
 
-/** A digest of every file below `dir` (paths, sizes, contents), to tell that nothing changed. */
+/**
+ * A node agent's own bookkeeping, not the mesh's state: a lingering agent withdraws its presence file, logs,
+ * and takes the node lock for its last look on its own time, whatever the CLI is asked meanwhile.
+ */
+const isAgentBookkeeping = (name: string) =>
+  name === 'agent.pid' || name === 'agent.log' || name.startsWith('agent.lock');
+
+/** A digest of every file below `dir` but agents' bookkeeping (paths, sizes, contents), to tell that nothing changed. */
 async function treeDigest(dir: string): Promise<string> {
   const hash = createHash('sha256');
   const walk = async (path: string): Promise<void> => {
-    for (const entry of (await readdir(path, { withFileTypes: true })).sort((a, b) =>
-      a.name.localeCompare(b.name),
-    )) {
+    const entries = (await readdir(path, { withFileTypes: true })).filter(
+      (entry) => !isAgentBookkeeping(entry.name),
+    );
+    for (const entry of entries.sort((a, b) => a.name.localeCompare(b.name))) {
       const full = join(path, entry.name);
       hash.update(`${full}\n`);
       if (entry.isDirectory()) await walk(full);
