@@ -202,18 +202,17 @@ function badCalls(node: string): BadCall[] {
 }
 
 /**
- * A node agent's own bookkeeping, not the mesh's state: a lingering agent withdraws its presence file, logs,
- * and takes the node lock for its last look on its own time, whatever the CLI is asked meanwhile.
+ * A node agent's own bookkeeping, not the mesh's state: a lingering agent withdraws its presence file and
+ * logs on its own time, whatever the CLI is asked meanwhile.
  */
-const isAgentBookkeeping = (name: string) =>
-  name === 'agent.pid' || name === 'agent.log' || name.startsWith('agent.lock');
+const AGENT_BOOKKEEPING = new Set(['agent.pid', 'agent.log']);
 
 /** A digest of every file below `dir` but agents' bookkeeping (paths, sizes, contents), to tell that nothing changed. */
 async function treeDigest(dir: string): Promise<string> {
   const hash = createHash('sha256');
   const walk = async (path: string): Promise<void> => {
     const entries = (await readdir(path, { withFileTypes: true })).filter(
-      (entry) => !isAgentBookkeeping(entry.name),
+      (entry) => !AGENT_BOOKKEEPING.has(entry.name),
     );
     for (const entry of entries.sort((a, b) => a.name.localeCompare(b.name))) {
       const full = join(path, entry.name);
