@@ -59,7 +59,24 @@ interface Kill {
   restartS?: number;
 }
 
-/** One worker stays up; the other is SIGKILLed 2–6 s after it polls and started again at once, `kills` times at most. */
+/** When the victim is killed: a random moment `firstLookMs` after it polls, then the first moment it holds a started activity, or `lastMs` at the latest. */
+interface KillTiming {
+  firstLookMs: [number, number];
+  lastMs: number;
+}
+
+const QUICK_TIMING: KillTiming = { firstLookMs: [200, 800], lastMs: 1_500 };
+const FULL_TIMING: KillTiming = { firstLookMs: [1_000, 3_000], lastMs: 6_000 };
+const LOOK_EVERY_MS = 50;
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * One worker stays up; the other is SIGKILLed and started again at once, `kills` times at most. It is
+ * killed while it works: the first time it is seen holding a started activity, a random moment after it
+ * polls, or at the latest `lastMs` after it polls (a runbook that is quicker than a clock would otherwise
+ * finish before any kill).
+ */
 class KilledInALoop {
   readonly kills: Kill[] = [];
   problem: string | undefined;
@@ -69,34 +86,54 @@ class KilledInALoop {
     public victim: CliWorker,
   ) {}
 
-  async run(handles: WorkflowHandle[], open: () => boolean, kills: number): Promise<void> {
+  async run(
+    handles: WorkflowHandle[],
+    open: () => boolean,
+    kills: number,
+    timing: KillTiming,
+  ): Promise<void> {
     while (open() && this.kills.length < kills) {
-      await new Promise((resolve) => setTimeout(resolve, 2_000 + Math.random() * 4_000));
+      const inside = await this.atWork(handles, open, timing);
       if (!open()) return;
       await this.victim.kill();
-      const at = Date.now();
-      const inside = new Map<string, string[]>();
-      for (const handle of handles) {
-        const { raw } = await handle.describe().catch(() => ({ raw: { pendingActivities: [] } }));
-        const held = (raw.pendingActivities ?? [])
-          .filter(
-            (a) =>
-              a.state === PendingActivityState.PENDING_ACTIVITY_STATE_STARTED &&
-              a.lastWorkerIdentity === this.victim.identity,
-          )
-          .map((a) => a.activityType?.name ?? '?');
-        if (held.length > 0) inside.set(handle.workflowId, held);
-      }
-      const kill: Kill = { at, inside };
+      const kill: Kill = { at: Date.now(), inside };
       this.kills.push(kill);
       try {
         this.victim = await CliWorker.start(this.world.taskQueue, this.world.stateDir);
-        kill.restartS = (Date.now() - at) / 1000;
+        kill.restartS = (Date.now() - kill.at) / 1000;
       } catch (error) {
         this.problem = `the killed worker did not start again: ${error instanceof Error ? error.message : String(error)}`;
         return;
       }
     }
+  }
+
+  /** Waits until the victim holds a started activity (or `lastMs` passed); the activities it holds, by workflow id. */
+  private async atWork(handles: WorkflowHandle[], open: () => boolean, timing: KillTiming) {
+    const since = Date.now();
+    const [low, high] = timing.firstLookMs;
+    await sleep(low + Math.random() * (high - low));
+    for (;;) {
+      const inside = await this.held(handles);
+      if (inside.size > 0 || !open() || Date.now() - since >= timing.lastMs) return inside;
+      await sleep(LOOK_EVERY_MS);
+    }
+  }
+
+  private async held(handles: WorkflowHandle[]): Promise<Map<string, string[]>> {
+    const inside = new Map<string, string[]>();
+    for (const handle of handles) {
+      const { raw } = await handle.describe().catch(() => ({ raw: { pendingActivities: [] } }));
+      const held = (raw.pendingActivities ?? [])
+        .filter(
+          (a) =>
+            a.state === PendingActivityState.PENDING_ACTIVITY_STATE_STARTED &&
+            a.lastWorkerIdentity === this.victim.identity,
+        )
+        .map((a) => a.activityType?.name ?? '?');
+      if (held.length > 0) inside.set(handle.workflowId, held);
+    }
+    return inside;
   }
 }
 
@@ -179,7 +216,7 @@ async function startAll(world: RunbookWorld, quick: boolean): Promise<Started[]>
 
 /**
  * Experiment 10: two worker processes poll the same queues (the runbook queue and every node's); one stays
- * up, the other is SIGKILLed and started again in a loop at random intervals while several runbooks (edge
+ * up, the other is SIGKILLed while it works and started again, in a loop, while several runbooks (edge
  * flips and data-path moves, on nodes of their own) run at once. Each runbook must complete with no
  * container event or push beyond its undisturbed run's, no wrong proceed, and none may stall: after each
  * kill it moves again within the heartbeat timeout and a margin.
@@ -209,6 +246,7 @@ export async function twoWorkers(quick: boolean, log: (line: string) => void): P
       starts.map((s) => s.handle),
       () => open > 0,
       quick ? 2 : 40,
+      quick ? QUICK_TIMING : FULL_TIMING,
     );
     driven = await Promise.all(
       starts.map(async ({ runbook, handle }) => {
