@@ -13,6 +13,7 @@ import { ApplyReportTimeoutError, waitForApplyReport } from '../../mesh/wait-for
 import type { NodeStateEvidence, ReceiptEvidence, ReportEvidence } from '../../workflows/verdict';
 import { invalidInput, parseActivityInput, refusalsAreFinal } from '../failures';
 import { activitySignal, heartbeat } from '../heartbeat';
+import { withinEvidenceLimit } from './evidence-limit';
 import { containersMountingPath, moveMounts, moveProblem } from './module-mounts';
 
 export interface MeshActivityDeps {
@@ -29,6 +30,16 @@ const PolicyInput = z.object({ module: Name, policy: UpgradePolicy });
 const MoveInput = z.object({ module: Name, from: AbsolutePath, to: AbsolutePath });
 const RestoreInput = z.object({ spec: ModuleSpec });
 const MountingInput = z.object({ node: Name, module: Name, path: AbsolutePath });
+
+const n = (count: number) => count.toLocaleString('en-US');
+const reportCounts = (r: ApplyReport) =>
+  `${n(r.appliedIds.length)} applied, ${n(r.held.length)} held and ${n(r.failed.length)} failed resources`;
+const stateCounts = (s: NodeState) =>
+  [
+    `${n(s.holds.length)} holds`,
+    `${n(s.assigned.length)} assigned modules`,
+    ...(s.lastApply ? [`its last apply: ${reportCounts(s.lastApply)}`] : []),
+  ].join('; ');
 
 function unreadable(
   error: unknown,
@@ -75,10 +86,16 @@ export function createMeshActivities({ mesh }: MeshActivityDeps) {
       await refusalsAreFinal(() => mesh.take(module, node));
     },
     async pushNode({ node }: { node: string }): Promise<ReceiptEvidence> {
+      const source = `push of ${node}`;
       try {
-        return { readable: true, value: await refusalsAreFinal(() => mesh.push(node)) };
+        const value = await refusalsAreFinal(() => mesh.push(node));
+        return withinEvidenceLimit(
+          { readable: true, value },
+          source,
+          (r) => `${n(r.resourceIds.length)} resources sent`,
+        );
       } catch (error) {
-        return unreadable(error, `push of ${node}`);
+        return unreadable(error, source);
       }
     },
     /** The node's report of exactly this push and its state; unreadable (never ok) when either does not parse. */
@@ -88,6 +105,7 @@ export function createMeshActivities({ mesh }: MeshActivityDeps) {
       timeoutMs: number;
     }): Promise<{ report: ReportEvidence; nodeState: NodeStateEvidence }> {
       const { node, pushId, timeoutMs } = input;
+      const [reportSource, stateSource] = [`apply report of ${pushId} on ${node}`, `state of node ${node}`];
       let report: ReportEvidence;
       try {
         heartbeat({ waitingFor: pushId });
@@ -96,22 +114,23 @@ export function createMeshActivities({ mesh }: MeshActivityDeps) {
           signal: activitySignal(),
           onPoll: () => heartbeat({ waitingFor: pushId }),
         });
-        report = { readable: true, value };
+        report = withinEvidenceLimit({ readable: true, value }, reportSource, reportCounts);
       } catch (error) {
-        report = unreadable(error, `apply report of ${pushId} on ${node}`);
+        report = unreadable(error, reportSource);
       }
       let nodeState: NodeStateEvidence;
       try {
-        nodeState = { readable: true, value: await refusalsAreFinal(() => mesh.nodeState(node)) };
+        const value = await refusalsAreFinal(() => mesh.nodeState(node));
+        nodeState = withinEvidenceLimit({ readable: true, value }, stateSource, stateCounts);
       } catch (error) {
-        nodeState = unreadable(error, `state of node ${node}`);
+        nodeState = unreadable(error, stateSource);
       }
       const disagreement =
         report.readable && nodeState.readable && lastApplyDiffers(report.value, nodeState.value);
       if (disagreement)
         nodeState = {
           readable: false,
-          source: `state of node ${node}`,
+          source: stateSource,
           error: `its last apply of ${pushId} differs from the report of that push: ${disagreement}`,
         };
       return { report, nodeState };

@@ -221,7 +221,7 @@ export function reportMutations(): Mutation[] {
   report('10 MB: an unknown field of 10 MB', 'unreadable', (r) =>
     json({ ...r, padding: 'p'.repeat(10 << 20) }),
   );
-  holding('10 MB: 20,000 held entries', 'held', (r) => {
+  holding('10 MB: 100,000 held entries, too many to carry as evidence', 'unreadable', (r) => {
     const held = heldReport(r, 'assigned but not taken');
     const first = held.held[0];
     if (!first) return held;

@@ -88,4 +88,55 @@ describe("a node's hostile documents", () => {
     assert.equal(evidence.nodeState.readable, false);
     assert.match(evidence.nodeState.readable ? '' : evidence.nodeState.error, /differs from the report/);
   });
+
+  it('finds a report or state too big to carry as evidence unreadable, and says its size and what it lists', async () => {
+    const held = Array.from({ length: 20_000 }, (_, i) => ({
+      ...REPORT.held[0],
+      reason: `hold ${i} `.padEnd(100, '.'),
+    }));
+    const big = parseMeshJson(ApplyReport, JSON.stringify({ ...REPORT, held }), 'report');
+    const state: NodeState = {
+      node: 'novox',
+      adopted: true,
+      hostRoot: '/',
+      assigned: ['route-proxy'],
+      taken: [],
+      holds: [],
+      lastApply: big,
+    };
+    const flooding = new (class extends LocalMesh {
+      override applyReport = async () => big;
+      override nodeState = async () => state;
+    })({ stateDir: '/nonexistent' });
+    const { collectApplyEvidence } = createMeshActivities({ mesh: flooding });
+    const evidence = await collectApplyEvidence({ node: 'novox', pushId: 'novox-3', timeoutMs: 1_000 });
+    assert.ok(Buffer.byteLength(JSON.stringify(evidence)) < 64 * 1024, 'the result stays far below 2 MB');
+    for (const document of [evidence.report, evidence.nodeState]) {
+      assert.equal(document.readable, false);
+      assert.match(
+        document.readable ? '' : document.error,
+        /it is \d+\.\d MB \(.*20,000 held.*\), more than the 256 KB/,
+      );
+    }
+  });
+
+  it('keeps a report of a node with hundreds of resources as it is', async () => {
+    const ids = Array.from({ length: 500 }, (_, i) => `route-proxy/dir:/var/lib/route-proxy/d${i}`);
+    const report = { ...REPORT, applied: ids.length, appliedIds: ids };
+    const busy = new (class extends LocalMesh {
+      override applyReport = async () => parseMeshJson(ApplyReport, JSON.stringify(report), 'report');
+      override nodeState = async (): Promise<NodeState> => ({
+        node: 'novox',
+        adopted: true,
+        hostRoot: '/',
+        assigned: ['route-proxy'],
+        taken: ['route-proxy'],
+        holds: [],
+        lastApply: null,
+      });
+    })({ stateDir: '/nonexistent' });
+    const { collectApplyEvidence } = createMeshActivities({ mesh: busy });
+    const evidence = await collectApplyEvidence({ node: 'novox', pushId: 'novox-3', timeoutMs: 1_000 });
+    assert.equal(evidence.report.readable && evidence.report.value.appliedIds.length, 500);
+  });
 });
