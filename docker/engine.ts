@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import './defer-unused-modules';
 import Dockerode from 'dockerode';
 import type { ContainerSpec } from '../mesh/schemas';
 import { containerCreateOptions } from './container-options';
