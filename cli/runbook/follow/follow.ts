@@ -4,6 +4,7 @@ import { UsageError } from '../../errors';
 import { printJsonLine } from '../../output';
 import type { RunbookClient } from '../client';
 import { DETACHED, isTerminal } from '../exit-codes';
+import { HistoryGrows } from './history-grows';
 import { reporterFor } from './reporters';
 import { observe, type Observation } from '../observe';
 
@@ -26,8 +27,9 @@ export interface FollowEnd {
 const DETACH = Symbol('detach');
 
 /**
- * Polls the runbook's status and shows it as it changes (a live step list on a terminal, lines elsewhere,
- * JSON lines with --json), until it ends (or waits, when asked to stop there). Ctrl-C detaches: the runbook
+ * Looks at the runbook's status whenever its history grows (and every `pollMs`, for what moves without
+ * an event: a long activity's progress) and shows it as it changes (a live step list on a terminal, lines
+ * elsewhere, JSON lines with --json), until it ends (or waits, when asked to stop there). Ctrl-C detaches: the runbook
  * is not touched and goes on without this terminal.
  */
 export async function follow(rb: RunbookClient, id: string, options: FollowOptions): Promise<FollowEnd> {
@@ -39,6 +41,7 @@ export async function follow(rb: RunbookClient, id: string, options: FollowOptio
     stop.signal.addEventListener('abort', () => resolve(DETACH), { once: true }),
   );
   const reporter = reporterFor(options);
+  const grows = new HistoryGrows(rb, id);
 
   let last: RunbookStatus | undefined;
   let shownProblem: string | undefined;
@@ -88,15 +91,27 @@ export async function follow(rb: RunbookClient, id: string, options: FollowOptio
         );
       }
       const closing = status !== undefined && isTerminal(status.phase);
-      await delay(closing ? 100 : status ? pollMs : 2_000, undefined, { signal: stop.signal }).catch(
-        () => undefined,
-      );
+      await grownOrAfter(grows, closing ? 100 : status ? pollMs : 2_000, stop.signal);
     }
     reporter.note(`detached from ${id}; it keeps running. Re-attach with \`mesh runbook watch ${id}\`.`);
     return { how: 'detached', ...(last ? { status: last } : {}) };
   } finally {
+    grows.close();
     reporter.close();
     process.off('SIGINT', detach);
+  }
+}
+
+/** Waits until the history grows, `ms` pass or `stop` aborts, leaving no timer behind. */
+async function grownOrAfter(grows: HistoryGrows, ms: number, stop: AbortSignal): Promise<void> {
+  const tick = new AbortController();
+  const stopTick = () => tick.abort();
+  stop.addEventListener('abort', stopTick, { once: true });
+  try {
+    await Promise.race([delay(ms, undefined, { signal: tick.signal }).catch(() => undefined), grows.next()]);
+  } finally {
+    tick.abort();
+    stop.removeEventListener('abort', stopTick);
   }
 }
 

@@ -1,0 +1,65 @@
+import type { RunbookClient } from '../client';
+
+/**
+ * Tells a follower the moment the runbook's history grows (a step scheduled or done, a wait begun, a
+ * decision taken), so it looks again at once instead of at its next poll. One long poll of the server at a
+ * time (GetWorkflowExecutionHistory with waitNewEvent: the server answers when events are appended, or
+ * empty after its own timeout). It stops at `close`, when the run closed, or at the first error (the
+ * follower's poll goes on regardless).
+ */
+export class HistoryGrows {
+  private grown = 0;
+  private seen = 0;
+  private wake: (() => void) | undefined;
+  private readonly stop = new AbortController();
+
+  constructor(
+    private readonly rb: RunbookClient,
+    private readonly workflowId: string,
+  ) {
+    void this.listen().catch(() => undefined);
+  }
+
+  /** Resolves once the history grew since the last call resolved (at once if it already did). */
+  next(): Promise<void> {
+    if (this.grown > this.seen) {
+      this.seen = this.grown;
+      return Promise.resolve();
+    }
+    return new Promise((resolve) => {
+      this.wake = () => {
+        this.seen = this.grown;
+        resolve();
+      };
+    });
+  }
+
+  close(): void {
+    this.stop.abort();
+  }
+
+  private async listen(): Promise<void> {
+    const { connection, target } = this.rb;
+    let nextPageToken: Uint8Array | undefined;
+    let first = true;
+    while (!this.stop.signal.aborted) {
+      const page = await connection.withAbortSignal(this.stop.signal, () =>
+        connection.workflowService.getWorkflowExecutionHistory({
+          namespace: target.namespace,
+          execution: { workflowId: this.workflowId },
+          waitNewEvent: true,
+          ...(nextPageToken ? { nextPageToken } : {}),
+        }),
+      );
+      // The first page is the history as it was when following began: not news.
+      if ((page.history?.events?.length ?? 0) > 0 && !first) {
+        this.grown += 1;
+        this.wake?.();
+        this.wake = undefined;
+      }
+      first = false;
+      if (!page.nextPageToken || page.nextPageToken.length === 0) return;
+      nextPageToken = page.nextPageToken;
+    }
+  }
+}
