@@ -55,10 +55,11 @@ async function bench(env: BenchEnv, options: BenchOptions): Promise<BenchResult>
   const scale: ScaleResult[] = [];
   for (const count of options.scale) {
     log(`scale: ${count} edge flip(s) at once`);
-    const at = await runAtScale(env, count);
+    const at = await runAtScale(env, count, windowMs);
     log(
       `scale ${count}: ${at.completed}/${at.runbooks} completed in ${(at.totalMs / 1000).toFixed(1)} s, ` +
-        `step overhead median ${at.stepOverheadMs?.median.toFixed(0) ?? '-'} ms, worker peak ${at.workerPeakRssMb.toFixed(0)} MB`,
+        `step overhead median ${at.stepOverheadMs?.median.toFixed(0) ?? '-'} ms, worker peak ${at.workerPeakRssMb.toFixed(0)} MB; ` +
+        `floor ${at.floor.completed}/${at.runbooks} in ${(at.floor.totalMs / 1000).toFixed(1)} s`,
     );
     scale.push(at);
   }

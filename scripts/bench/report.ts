@@ -96,6 +96,9 @@ function scaleLines(result: BenchResult): string[] {
     `${s.completed}/${s.runbooks}`,
     sec(s.totalMs),
     sec(s.runbookWallMs?.median),
+    `${s.floor.completed}/${s.runbooks}`,
+    sec(s.floor.totalMs),
+    sec(s.floor.flipMs?.median),
     ms(s.stepOverheadMs?.median),
     ms(s.stepOverheadMs?.p95),
     mb(s.workerPeakRssMb),
@@ -108,13 +111,17 @@ function scaleLines(result: BenchResult): string[] {
         'done',
         'total',
         'runbook median',
+        'floor done',
+        'floor total',
+        'floor median',
         'overhead med ms',
         'overhead p95 ms',
         'worker peak',
       ],
       rows,
     ),
-    ...result.scale.flatMap((s) => s.failures.map((f) => `  failed: ${f}`)),
+    ...result.scale.flatMap((s) => [...s.failures, ...s.floor.failures].map((f) => `  failed: ${f}`)),
+    "floor: the same flips by a dockerode script at once on the same machine, right after the executor's",
   ];
 }
 

@@ -1,5 +1,6 @@
 import type { BenchEnv } from './bench-env';
 import { flipThroughExecutor, seedEdgeFlip, type ExecutorRun } from './executor';
+import { flipOnFloor, setUpFloorFlip, type FloorFlip } from './floor';
 import { summarize, type Summary } from './stats';
 
 /** N edge flips started at once on N nodes, all on the one worker. */
@@ -11,6 +12,16 @@ export interface ScaleResult {
   runbookWallMs: Summary | undefined;
   stepOverheadMs: Summary | undefined;
   workerPeakRssMb: number;
+  failures: string[];
+  /** The same number of flips by the floor (dockerode in the bench's process) at once, right after. */
+  floor: FloorAtScale;
+}
+
+/** What the machine itself manages at this count: no executor, the same containers and health checks. */
+export interface FloorAtScale {
+  completed: number;
+  totalMs: number;
+  flipMs: Summary | undefined;
   failures: string[];
 }
 
@@ -31,8 +42,38 @@ async function seedNodes(env: BenchEnv, count: number) {
   return inputs;
 }
 
-/** Runs `count` flips without leftovers at once; removes their containers afterwards. */
-export async function runAtScale(env: BenchEnv, count: number): Promise<ScaleResult> {
+/** `count` floor flips at once, set up a few at a time beforehand; removes their containers afterwards. */
+async function floorAtScale(env: BenchEnv, count: number, windowMs: number): Promise<FloorAtScale> {
+  const flips: FloorFlip[] = [];
+  try {
+    for (let i = 0; i < count; i += SEEDING_AT_ONCE) {
+      const batch = Math.min(SEEDING_AT_ONCE, count - i);
+      flips.push(...(await Promise.all(Array.from({ length: batch }, () => setUpFloorFlip(env, windowMs)))));
+    }
+    const started = Date.now();
+    const settled = await Promise.allSettled(flips.map((flip) => flipOnFloor(env, flip)));
+    const totalMs = Date.now() - started;
+    const done = settled.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
+    return {
+      completed: done.length,
+      totalMs,
+      flipMs: summarize(done),
+      failures: settled.flatMap((s, i) =>
+        s.status === 'rejected' ? [`floor ${flips[i]?.node}: ${String(s.reason)}`] : [],
+      ),
+    };
+  } finally {
+    for (const flip of flips) await env.removeNode(flip.node);
+  }
+}
+
+/** Runs `count` flips without leftovers at once, then the floor's; removes their containers afterwards. */
+export async function runAtScale(env: BenchEnv, count: number, windowMs: number): Promise<ScaleResult> {
+  const executor = await executorAtScale(env, count);
+  return { ...executor, floor: await floorAtScale(env, count, windowMs) };
+}
+
+async function executorAtScale(env: BenchEnv, count: number): Promise<Omit<ScaleResult, 'floor'>> {
   const inputs = await seedNodes(env, count);
   try {
     env.worker.resetPeak();
