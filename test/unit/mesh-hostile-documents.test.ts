@@ -19,6 +19,26 @@ const REPORT = {
 
 const withReason = (reason: string) => ({ ...REPORT, held: [{ ...REPORT.held[0], reason }] });
 
+const stateWith = (lastApply: NodeState['lastApply'], taken: string[] = []): NodeState => ({
+  node: 'novox',
+  adopted: true,
+  hostRoot: '/',
+  assigned: ['route-proxy'],
+  taken,
+  holds: [],
+  lastApply,
+});
+
+/** What collectApplyEvidence makes of a node that sends these documents (the local mesh's two reads, overridden). */
+function evidenceFrom(report: ApplyReport, state: NodeState) {
+  const node = new (class extends LocalMesh {
+    override applyReport = async () => report;
+    override nodeState = async () => state;
+  })({ stateDir: '/nonexistent' });
+  const { collectApplyEvidence } = createMeshActivities({ mesh: node });
+  return collectApplyEvidence({ node: 'novox', pushId: 'novox-3', timeoutMs: 1_000 });
+}
+
 describe("a node's hostile documents", () => {
   it("escapes control and bidi characters in a node's reasons, so they never reach an operator's terminal", () => {
     const cases: [string, string][] = [
@@ -69,21 +89,8 @@ describe("a node's hostile documents", () => {
   });
 
   it("finds the node state unreadable when its last apply of this push differs from the push's report", async () => {
-    const state: NodeState = {
-      node: 'novox',
-      adopted: true,
-      hostRoot: '/',
-      assigned: ['route-proxy'],
-      taken: [],
-      holds: [],
-      lastApply: { ...REPORT, node: 'other', held: [] },
-    };
-    const lying = new (class extends LocalMesh {
-      override applyReport = async () => parseMeshJson(ApplyReport, JSON.stringify(REPORT), 'report');
-      override nodeState = async () => state;
-    })({ stateDir: '/nonexistent' });
-    const { collectApplyEvidence } = createMeshActivities({ mesh: lying });
-    const evidence = await collectApplyEvidence({ node: 'novox', pushId: 'novox-3', timeoutMs: 1_000 });
+    const report = parseMeshJson(ApplyReport, JSON.stringify(REPORT), 'report');
+    const evidence = await evidenceFrom(report, stateWith({ ...REPORT, node: 'other', held: [] }));
     assert.equal(evidence.report.readable, true);
     assert.equal(evidence.nodeState.readable, false);
     assert.match(evidence.nodeState.readable ? '' : evidence.nodeState.error, /differs from the report/);
@@ -95,21 +102,7 @@ describe("a node's hostile documents", () => {
       reason: `hold ${i} `.padEnd(100, '.'),
     }));
     const big = parseMeshJson(ApplyReport, JSON.stringify({ ...REPORT, held }), 'report');
-    const state: NodeState = {
-      node: 'novox',
-      adopted: true,
-      hostRoot: '/',
-      assigned: ['route-proxy'],
-      taken: [],
-      holds: [],
-      lastApply: big,
-    };
-    const flooding = new (class extends LocalMesh {
-      override applyReport = async () => big;
-      override nodeState = async () => state;
-    })({ stateDir: '/nonexistent' });
-    const { collectApplyEvidence } = createMeshActivities({ mesh: flooding });
-    const evidence = await collectApplyEvidence({ node: 'novox', pushId: 'novox-3', timeoutMs: 1_000 });
+    const evidence = await evidenceFrom(big, stateWith(big));
     assert.ok(Buffer.byteLength(JSON.stringify(evidence)) < 64 * 1024, 'the result stays far below 2 MB');
     for (const document of [evidence.report, evidence.nodeState]) {
       assert.equal(document.readable, false);
@@ -122,21 +115,12 @@ describe("a node's hostile documents", () => {
 
   it('keeps a report of a node with hundreds of resources as it is', async () => {
     const ids = Array.from({ length: 500 }, (_, i) => `route-proxy/dir:/var/lib/route-proxy/d${i}`);
-    const report = { ...REPORT, applied: ids.length, appliedIds: ids };
-    const busy = new (class extends LocalMesh {
-      override applyReport = async () => parseMeshJson(ApplyReport, JSON.stringify(report), 'report');
-      override nodeState = async (): Promise<NodeState> => ({
-        node: 'novox',
-        adopted: true,
-        hostRoot: '/',
-        assigned: ['route-proxy'],
-        taken: ['route-proxy'],
-        holds: [],
-        lastApply: null,
-      });
-    })({ stateDir: '/nonexistent' });
-    const { collectApplyEvidence } = createMeshActivities({ mesh: busy });
-    const evidence = await collectApplyEvidence({ node: 'novox', pushId: 'novox-3', timeoutMs: 1_000 });
+    const report = parseMeshJson(
+      ApplyReport,
+      JSON.stringify({ ...REPORT, applied: 500, appliedIds: ids }),
+      'report',
+    );
+    const evidence = await evidenceFrom(report, stateWith(null, ['route-proxy']));
     assert.equal(evidence.report.readable && evidence.report.value.appliedIds.length, 500);
   });
 });
