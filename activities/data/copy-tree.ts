@@ -15,6 +15,8 @@ export interface CopyResult {
   /** Bytes this attempt wrote; less than `bytes` when it resumed an earlier attempt's copy. */
   bytesCopiedThisAttempt: number;
   resumed: boolean;
+  /** Bytes of whole files the earlier attempt reported done (its last heartbeat); 0 when not resumed. */
+  resumedFromBytes: number;
   seconds: number;
 }
 
@@ -116,7 +118,14 @@ export async function copyTreeWithResume(
     stopTicker();
   }
   const { files, bytes, copied } = done;
-  return { files, bytes, bytesCopiedThisAttempt: copied, resumed, seconds: (Date.now() - started) / 1000 };
+  return {
+    files,
+    bytes,
+    bytesCopiedThisAttempt: copied,
+    resumed,
+    resumedFromBytes: resumeFrom?.bytes ?? 0,
+    seconds: (Date.now() - started) / 1000,
+  };
 }
 
 async function sameInode(a: string, b: string): Promise<boolean> {

@@ -1,10 +1,9 @@
 import type { WorkflowHandle } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
-import type { CopyResult } from '../../activities/data';
-import { activityResults } from '../../test/support/data-move';
 import { seedEdgeFlip } from '../../test/support/edge-flip-seed';
 import { runbookWorld, type RunbookWorld } from '../../test/support/runbook-world';
 import { edgeFlip } from '../../workflows';
+import { copiesStartedOver } from './copy-resume';
 import { drive, edgeFlipAnswer, movedAgainAt, wrongProceeds, type Driven } from './drive';
 import { CliWorker } from './cli-worker';
 import { failedRun, type ExperimentResult, type RunResult } from './result';
@@ -169,11 +168,9 @@ async function judge(
   const pushesDiffer = effects.pushes !== undisturbed.pushes;
   if (pushesDiffer) notes.push(`${effects.pushes} pushes applied, ${undisturbed.pushes} undisturbed`);
   const history = await handle.fetchHistory();
-  for (const copy of activityResults<CopyResult>(history, 'copyTree')) {
-    if (copy.bytes > 0 && copy.bytesCopiedThisAttempt >= copy.bytes && copy.resumed) {
-      duplicated += 1;
-      notes.push('the copy started over from zero after a kill');
-    }
+  for (const startedOver of copiesStartedOver(history)) {
+    duplicated += 1;
+    notes.push(startedOver);
   }
   let recoveryS: number | undefined;
   let stalled = false;

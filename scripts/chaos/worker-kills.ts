@@ -1,8 +1,7 @@
-import type { CopyResult } from '../../activities/data';
-import { activityResults } from '../../test/support/data-move';
 import { runbookWorld, type RunbookWorld } from '../../test/support/runbook-world';
 import type { WorkerProcess } from '../../test/support/worker-process';
 import { temporal } from '@temporalio/proto';
+import { copiesStartedOver } from './copy-resume';
 import { drive, movedAgainAt, wrongProceeds } from './drive';
 import { scheduledInOrder, watchHistory } from './history-watch';
 import { failedRun, type ExperimentResult, type RunResult } from './result';
@@ -135,11 +134,9 @@ async function runOnce(
     if (effects.pushes !== undisturbed.effects.pushes)
       notes.push(`${effects.pushes} pushes applied, ${undisturbed.effects.pushes} undisturbed`);
   }
-  for (const copy of activityResults<CopyResult>(history, 'copyTree')) {
-    if (copy.bytes > 0 && copy.bytesCopiedThisAttempt >= copy.bytes && copy.resumed) {
-      duplicated += 1;
-      notes.push('the copy started over from zero after a kill');
-    }
+  for (const startedOver of copiesStartedOver(history)) {
+    duplicated += 1;
+    notes.push(startedOver);
   }
   if (kill.at !== 'none' && workers.kills.length === 0) notes.push('the kill never happened');
   let recoveryS: number | undefined;

@@ -91,7 +91,14 @@ describe('copying a data tree', () => {
     const result = await data.copyTree({ node, from: '/srv/forge', to: '/var/lib/forge' });
     assert.deepEqual(
       { ...result, seconds: 0 },
-      { files: 5, bytes: FORGE_BYTES, bytesCopiedThisAttempt: FORGE_BYTES, resumed: false, seconds: 0 },
+      {
+        files: 5,
+        bytes: FORGE_BYTES,
+        bytesCopiedThisAttempt: FORGE_BYTES,
+        resumed: false,
+        resumedFromBytes: 0,
+        seconds: 0,
+      },
     );
     const [a, b] = [join(hostRoot, 'srv/forge'), join(hostRoot, 'var/lib/forge')];
     const [source, copy] = [await lstatTree(a), await lstatTree(b)];
