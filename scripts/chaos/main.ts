@@ -28,7 +28,11 @@ type Experiment = (
 const EXPERIMENT_RUNNERS: Partial<Record<ExperimentName, Experiment>> = {
   'worker-kill': (_env, options, log) =>
     workerKills(
-      options.quick ? { sample: { 'edge-flip': 2, 'data-path-move': 1 }, randomRuns: 0 } : { randomRuns: 1 },
+      options.killAt !== undefined
+        ? { randomRuns: 0, killAt: options.killAt }
+        : options.quick
+          ? { sample: { 'edge-flip': 2, 'data-path-move': 1 }, randomRuns: 0 }
+          : { randomRuns: 1 },
       log,
     ),
   'server-restart': (env, options, log) => serverRestart(env, options.quick, log),

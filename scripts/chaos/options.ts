@@ -16,13 +16,18 @@ export interface ChaosOptions {
   quick: boolean;
   json: boolean;
   only: ExperimentName[];
+  /** worker-kill only at the positions whose name holds this, e.g. `copyTree#1` (a failed run found again). */
+  killAt?: string;
 }
 
 export class ChaosUsageError extends Error {
   override readonly name = 'ChaosUsageError';
 }
 
-/** `--quick` (the CI subset), `--json` (the results as JSON on stdout), `--only a,b` (those experiments). */
+/**
+ * `--quick` (the CI subset), `--json` (the results as JSON on stdout), `--only a,b` (those experiments),
+ * `--kill-at <position>` (worker-kill at those positions only, e.g. `copyTree#1` or `waiting at gate-apply`).
+ */
 export function parseChaosOptions(argv: string[]): ChaosOptions {
   const options: ChaosOptions = { quick: false, json: false, only: [...EXPERIMENTS] };
   for (let i = 0; i < argv.length; i++) {
@@ -40,7 +45,14 @@ export function parseChaosOptions(argv: string[]): ChaosOptions {
           `No experiment ${unknown.join(', ')}: choose from ${EXPERIMENTS.join(', ')}.`,
         );
       options.only = names as ExperimentName[];
-    } else throw new ChaosUsageError(`Unknown option ${arg}: use --quick, --json or --only <experiments>.`);
+    } else if (arg === '--kill-at') {
+      const position = argv[++i];
+      if (!position) throw new ChaosUsageError('--kill-at needs a kill position, e.g. --kill-at copyTree#1.');
+      options.killAt = position;
+    } else
+      throw new ChaosUsageError(
+        `Unknown option ${arg}: use --quick, --json, --only <experiments> or --kill-at <position>.`,
+      );
   }
   return options;
 }

@@ -204,6 +204,8 @@ export interface WorkerKillPlan {
   /** How many kill positions to run per runbook; all of them when undefined. */
   sample?: Record<RunbookCase['kind'], number>;
   randomRuns: number;
+  /** Only the positions whose name (`kill at copyTree#1`) holds this. */
+  killAt?: string;
 }
 
 /** Every position an undisturbed run passes, or an evenly spread sample of them. */
@@ -237,7 +239,7 @@ export async function workerKills(
     const kills: KillAt[] = [
       ...choose(undisturbed.positions, plan.sample?.[runbook.kind]),
       ...Array.from({ length: plan.randomRuns }, () => ({ at: 'random' as const, kills: 3 })),
-    ];
+    ].filter((kill) => plan.killAt === undefined || describeKill(kill).includes(plan.killAt));
     for (const kill of kills) {
       const r: RunResult = await runOnce(world, runbook, kill, undisturbed).then(
         (run) => run.result,
