@@ -29,8 +29,8 @@ const DETACH = Symbol('detach');
 /**
  * Looks at the runbook's status whenever its history grows (and every `pollMs`, for what moves without
  * an event: a long activity's progress) and shows it as it changes (a live step list on a terminal, lines
- * elsewhere, JSON lines with --json), until it ends (or waits, when asked to stop there). Ctrl-C detaches: the runbook
- * is not touched and goes on without this terminal.
+ * elsewhere, JSON lines with --json), until it ends (or waits, when asked to stop there). Ctrl-C
+ * detaches: the runbook is not touched and goes on without this terminal.
  */
 export async function follow(rb: RunbookClient, id: string, options: FollowOptions): Promise<FollowEnd> {
   const pollMs = options.pollMs ?? 500;
