@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { readFile, unlink } from 'node:fs/promises';
+import { unlink } from 'node:fs/promises';
 import { writeJsonAtomic } from './json-files';
 import type { StateLayout } from './layout';
 
@@ -30,19 +30,14 @@ export class AgentPresence {
   /** Removes the file only while it is still this agent's: a newer agent may have claimed it since. */
   async release(): Promise<void> {
     const file = this.layout.agentPresence(this.node);
-    if ((await readPresence(file))?.token === this.token) await unlink(file).catch(ignoreMissing);
+    if (readPresence(file)?.token === this.token) await unlink(file).catch(ignoreMissing);
   }
 }
 
 /** Whether an agent that has claimed the node's inbox is still running. */
 export function agentIsPresent(layout: StateLayout, node: string): boolean {
-  let presence: Partial<Presence>;
-  try {
-    presence = JSON.parse(readFileSync(layout.agentPresence(node), 'utf8')) as Partial<Presence>;
-  } catch {
-    return false;
-  }
-  return typeof presence.pid === 'number' && isRunningAgent(presence.pid);
+  const pid = readPresence(layout.agentPresence(node))?.pid;
+  return typeof pid === 'number' && isRunningAgent(pid);
 }
 
 /**
@@ -62,9 +57,10 @@ function isRunningAgent(pid: number): boolean {
   }
 }
 
-async function readPresence(file: string): Promise<Presence | undefined> {
+/** The presence file as written; its fields are checked where they are used (a torn or foreign file is possible). */
+function readPresence(file: string): Partial<Presence> | undefined {
   try {
-    return JSON.parse(await readFile(file, 'utf8')) as Presence;
+    return JSON.parse(readFileSync(file, 'utf8')) as Partial<Presence>;
   } catch {
     return undefined;
   }
