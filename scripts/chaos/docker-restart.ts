@@ -1,41 +1,24 @@
 import { dockerResolver } from '../../docker/endpoints';
 import { LABEL, type DockerEngine } from '../../docker/engine';
 import { LocalMesh, runNodeAgent } from '../../mesh/local';
-import { edgeFlip } from '../../workflows';
 import type { RunbookStatus, Waiting } from '../../workflows/contracts';
-import { seedEdgeFlip } from '../../test/support/edge-flip-seed';
 import { runbookWorld, type RunbookWorld } from '../../test/support/runbook-world';
 import { SecondEngine } from '../../test/support/second-engine';
 import { ContainerEventLog } from '../bench/docker-events';
-import { drive, edgeFlipAnswer, wrongProceeds } from './drive';
+import { RESTART_CASES, statesOf, type RestartCase, type RestartMoment } from './docker-restart-cases';
+import { drive, wrongProceeds } from './drive';
 import { watchHistory } from './history-watch';
 import { failedRun, type ExperimentResult, type RunResult } from './result';
-import { CHAOS_TIMINGS } from './runbook-cases';
 
-/**
- * Where a run restarts the node's engine (an edge flip without leftovers): as a gate's container check is
- * scheduled (the check meets the engine down), or while the runbook waits for its approval, so that the
- * recheck after the approval meets the engine back and the containers the restart stopped.
- */
-const MOMENTS = {
-  'gate-apply': { activity: 'observeModuleContainers', occurrence: 1, gate: 'gate-apply' },
-  'verify-successor': { activity: 'observeModuleContainers', occurrence: 2, gate: 'verify-successor' },
-  'recheck-successor': { activity: 'observeModuleContainers', occurrence: 3, gate: 'recheck-successor' },
-  'approval-wait': { activity: undefined, occurrence: 0, gate: 'recheck-successor' },
-} as const;
-type Moment = keyof typeof MOMENTS;
-const GATES = new Set<string>(Object.values(MOMENTS).map((m) => m.gate));
-
-/** Long enough that the restart lands inside gate-apply's stability window, which watches the event stream. */
-const TIMINGS = { ...CHAOS_TIMINGS, stabilityWindowMs: 3_000 };
 const DOWN_MS = 2_000;
 /** How often the operator looks again (recheck, or retry where a failed step offers only that). */
 const RECHECKS = 5;
 
-/** `{container name: state}` of the node's containers on the engine. */
-async function statesOf(engine: DockerEngine, node: string): Promise<Record<string, string>> {
-  const found = await engine.listByLabels({ [LABEL.node]: node });
-  return Object.fromEntries(found.map((c) => [(c.Names[0] ?? '').replace(/^\//, ''), c.State]));
+/** One run: which runbook, where the engine restarts, and the node (on the second engine) it runs on. */
+interface Planned {
+  runbook: RestartCase;
+  moment: RestartMoment;
+  node: string;
 }
 
 /** Starts the node's containers the restart left exited (what an operator does after a daemon restart). */
@@ -57,8 +40,9 @@ function repeated(events: { name: string; action: string }[]): string[] {
 
 /** A gate whose check passed after the engine went down and before its containers were started again. */
 function falseOks(status: RunbookStatus, downAt: number, remediedAt: number | undefined): string[] {
+  const gates = new Set(RESTART_CASES.flatMap((c) => c.moments.map((m) => m.gate)));
   return status.steps
-    .filter((step) => GATES.has(step.name) && step.state === 'done' && step.endedAt)
+    .filter((step) => gates.has(step.name) && step.state === 'done' && step.endedAt)
     .filter((step) => {
       const ended = Date.parse(step.endedAt ?? '');
       return ended >= downAt && (remediedAt === undefined || ended < remediedAt);
@@ -69,18 +53,17 @@ function falseOks(status: RunbookStatus, downAt: number, remediedAt: number | un
 async function runAt(
   world: RunbookWorld,
   second: SecondEngine,
-  node: string,
-  moment: Moment,
+  { runbook, moment, node }: Planned,
   log: (line: string) => void,
 ): Promise<RunResult> {
   const engine = second.client();
-  const input = await seedEdgeFlip(world, { node, predecessor: `caddy-${node}`, successor: `proxy-${node}` });
-  const handle = await world.start(edgeFlip, { ...input, timings: { ...input.timings, ...TIMINGS } });
+  const seeded = await runbook.seed(world, node);
+  const handle = await seeded.start();
   const eventLogs = [await ContainerEventLog.open(engine, { [LABEL.node]: node })];
   let downAt = 0;
   let remediedAt: number | undefined;
   let restarted: Promise<void> | undefined;
-  const { activity, occurrence, gate } = MOMENTS[moment];
+  const { activity, occurrence, gate } = moment;
   const restart = () =>
     (restarted = second
       .restart(DOWN_MS, () => (downAt = Date.now()))
@@ -103,16 +86,20 @@ async function runAt(
   );
   const afterFault: Waiting[] = [];
   let rechecks = 0;
+  let lookedAgain = false;
   const driven = await drive(handle, {
     deadlineMs: 300_000,
     answer: (waiting) => {
-      if (!restarted || waiting.verdict === 'approval') return edgeFlipAnswer(waiting);
+      const own = runbook.answer(waiting);
+      lookedAgain = false;
+      if (!restarted || waiting.verdict === 'approval' || (remediedAt !== undefined && own)) return own;
       if (rechecks >= RECHECKS) return undefined;
+      lookedAgain = true;
       return ['recheck', 'retry'].find((action) => waiting.actions.includes(action));
     },
     beforeDecision: async (waiting) => {
       if (!activity && !restarted && waiting.verdict === 'approval') await restart();
-      if (!restarted || waiting.verdict === 'approval') return;
+      if (!restarted || !lookedAgain) return;
       rechecks += 1;
       if (!afterFault.some((w) => w.since === waiting.since)) afterFault.push(waiting);
       await restarted;
@@ -142,22 +129,16 @@ async function runAt(
   const duplicates = repeated(eventLogs.flatMap((events) => events.events));
   notes.push(...duplicates);
   for (const waiting of afterFault) {
-    const named = waiting.reason.includes(node) || waiting.reason.includes(`proxy-${node}`);
+    const named = waiting.reason.includes(node);
     notes.push(`waited at ${waiting.gate} (${waiting.verdict}): ${waiting.reason.slice(0, 200)}`);
     if (!named) notes.push(`the sentence at ${waiting.gate} names neither the node nor its containers`);
   }
-  const final = await statesOf(engine, node);
-  const expected = ['edge', 'ca', 'dns'].map((c) => `${node}.proxy-${node}.${c}`).sort();
-  const running = Object.keys(final)
-    .filter((name) => final[name] === 'running')
-    .sort();
-  if (!lost && (JSON.stringify(running) !== JSON.stringify(expected) || Object.keys(final).length !== 3))
-    notes.push(`end state differs from an undisturbed flip: ${JSON.stringify(final)}`);
+  if (!lost) notes.push(...(await seeded.endState(engine)));
   const gateEnded = status?.steps.find((s) => s.name === gate)?.endedAt;
   const recoveryS = downAt && gateEnded ? (Date.parse(gateEnded) - downAt) / 1000 : undefined;
   const failures = notes.filter((n) => !n.startsWith('waited at'));
   return {
-    name: `edge-flip: engine restarted ${activity ? `as ${moment} checks containers` : 'during the approval wait'}`,
+    name: `${runbook.kind}: engine restarted ${activity ? `as ${moment.label} checks containers` : `during ${moment.label}`}`,
     passed: failures.length === 0,
     lost,
     duplicated: duplicates.length,
@@ -171,7 +152,8 @@ async function runAt(
 }
 
 /**
- * Experiment 3: the Docker engine of the node whose containers a runbook verifies is restarted (SIGTERM,
+ * Experiment 3: the Docker engine of the node whose containers a runbook (an edge flip without leftovers,
+ * or a data-path move) verifies is restarted (SIGTERM,
  * down two seconds, started again on the same socket and data root) as a gate checks them: a second engine
  * of the experiment's own, never the machine's. The node's containers have no restart policy, so they stay
  * exited after the restart: the runbook must never pass a gate on them, must wait with a sentence naming
@@ -194,17 +176,20 @@ export async function dockerRestart(quick: boolean, log: (line: string) => void)
       deps: { dockerFor: (node) => dockerFor(node) },
     });
     try {
-      const moments: Moment[] = quick
-        ? ['gate-apply']
-        : ['gate-apply', 'verify-successor', 'recheck-successor', 'approval-wait'];
-      const nodes = moments.map(() => world.nodeName());
+      const planned: Planned[] = RESTART_CASES.flatMap((runbook) =>
+        runbook.moments
+          .filter((moment) => !quick || runbook.quick.includes(moment.label))
+          .map((moment) => ({ runbook, moment, node: world.nodeName() })),
+      );
       dockerFor = dockerResolver({
-        nodes: Object.fromEntries(nodes.map((n) => [n, { socket: second.socket }])),
+        nodes: Object.fromEntries(planned.map(({ node }) => [node, { socket: second.socket }])),
       });
-      for (const [i, moment] of moments.entries()) {
-        const node = nodes[i] ?? world.nodeName();
-        const run = await runAt(world, second, node, moment, log).catch((error: unknown) =>
-          failedRun(`engine restarted at ${moment}`, `the harness failed: ${String(error)}`),
+      for (const one of planned) {
+        const run = await runAt(world, second, one, log).catch((error: unknown) =>
+          failedRun(
+            `${one.runbook.kind}: engine restarted at ${one.moment.label}`,
+            `the harness failed: ${String(error)}`,
+          ),
         );
         log(`  ${run.name}: ${run.passed ? 'ok' : 'FAILED'} (${run.notes.join('; ')})`);
         runs.push(run);

@@ -43,8 +43,7 @@ export interface Forge {
  * Seeds the forge incident on a fresh node of `world`: a module of a unique name (module specs are global
  * in a local mesh, so tests must not share one) under `roll-out`, its own image tag, running on A.
  */
-export async function seedForge(world: Seedable): Promise<Forge> {
-  const node = world.nodeName();
+export async function seedForge(world: Seedable, node = world.nodeName()): Promise<Forge> {
   const module = `forge-${randomBytes(3).toString('hex')}`;
   const image = world.imageName('forge');
   const port = await freePort();
