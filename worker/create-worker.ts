@@ -4,6 +4,7 @@ import { Runtime, Worker, type WorkerOptions } from '@temporalio/worker';
 import { createActivities, type ActivityDeps } from '../activities';
 import { TASK_QUEUE } from '../workflows/contracts';
 import { watchLocalNodes } from './local-nodes';
+import { keepAlive } from './keep-alive';
 import { runbookLogContext } from './log-context';
 import type { ActivitiesFor, NodeSite, NodeWorkerOptions } from './node-worker';
 import { NodeWorkers } from './node-workers';
@@ -145,7 +146,7 @@ async function sharedWorker(
     // Progress heartbeats reach the server (CLI, Web UI) within seconds, not at 80% of the heartbeat timeout.
     maxHeartbeatThrottleInterval: '2 seconds',
     ...code,
-    interceptors: { ...interceptors, activity: [runbookLogContext] },
+    interceptors: { ...interceptors, activity: [runbookLogContext, keepAlive] },
   });
 }
 

@@ -2,6 +2,7 @@ import { ApplicationFailure } from '@temporalio/common';
 import { Worker, type NativeConnection } from '@temporalio/worker';
 import { createActivities, fixedHostRoot, type Activities, type ActivityDeps } from '../activities';
 import { NODE_LOCAL_ACTIVITIES, nodeTaskQueue } from '../workflows/contracts';
+import { keepAlive } from './keep-alive';
 import { runbookLogContext } from './log-context';
 
 /** The failure type of node-local work refused by a worker on another node. */
@@ -86,6 +87,6 @@ export function createNodeWorker(options: NodeWorkerOptions): Promise<Worker> {
     activityTaskPollerBehavior: { type: 'simple-maximum', maximum: 2 },
     maxConcurrentActivityTaskExecutions: 10,
     maxHeartbeatThrottleInterval: '2 seconds',
-    interceptors: { activity: [runbookLogContext] },
+    interceptors: { activity: [runbookLogContext, keepAlive] },
   });
 }

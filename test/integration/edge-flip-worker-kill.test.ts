@@ -20,7 +20,7 @@ import { decide, statusWhen, waitingAt } from '../support/runbooks';
  * events.
  */
 
-/** Bounds every wait; the activity-kill test waits out the 30 s heartbeat timeout once. */
+/** Bounds every wait; the activity-kill test waits out the 10 s heartbeat timeout once. */
 const WAIT_MS = 120_000;
 const TEST_TIMEOUT_MS = 300_000;
 
@@ -221,6 +221,8 @@ describe('edge-flip survives a SIGKILLed worker on a real dev server, local mesh
           String(e.activityTaskStartedEventAttributes.scheduledEventId) === String(firstInspection?.eventId),
       );
       const started = startedEvent?.activityTaskStartedEventAttributes;
+      const heartbeatTimeout = firstInspection?.activityTaskScheduledEventAttributes?.heartbeatTimeout;
+      assert.equal(optionalTsToMs(heartbeatTimeout), 10_000, 'a dead worker is noticed after 10 s, not 30 s');
       assert.equal(started?.attempt, 2);
       assert.equal(started?.identity, second.identity);
       assert.equal(

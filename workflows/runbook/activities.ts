@@ -80,16 +80,29 @@ function untakenOnNode(error: unknown, activity: string, node: string): Applicat
   );
 }
 
-/** Timeouts and retries for every runbook's activities, set here once. */
-export const act = routed<Activities>({
+const ACT: ActivityOptions = {
   startToCloseTimeout: '2 minutes',
-  heartbeatTimeout: '30 seconds',
   retry: {
     initialInterval: '1 second',
     backoffCoefficient: 2,
     maximumInterval: '10 seconds',
     maximumAttempts: 3,
   },
+};
+const actAsRecorded = routed<Activities>({ ...ACT, heartbeatTimeout: '30 seconds' });
+const actNoticingDeadWorkers = routed<Activities>({ ...ACT, heartbeatTimeout: '10 seconds' });
+
+/** Off for runbooks recorded before QUICK_DEAD_WORKER, whose histories schedule with a 30 s timeout. */
+let deadWorkersNoticedSooner = false;
+
+/** QUICK_DEAD_WORKER: every worker beats for its activities (worker/keep-alive.ts), so 10 s of silence is a dead one. */
+export function noticeDeadWorkersSooner(): void {
+  deadWorkersNoticedSooner = true;
+}
+
+/** Timeouts and retries for every runbook's activities, set here once. */
+export const act: ActivityInterfaceFor<Activities> = new Proxy(actAsRecorded, {
+  get: (_, name) => Reflect.get(deadWorkersNoticedSooner ? actNoticingDeadWorkers : actAsRecorded, name),
 });
 
 /**

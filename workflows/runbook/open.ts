@@ -15,7 +15,7 @@ import {
 } from '../contracts';
 import { logContext } from '../interceptors';
 import type { RunbookPolicy } from '../policy';
-import { routeNodeWorkToNodes, settings } from './activities';
+import { noticeDeadWorkersSooner, routeNodeWorkToNodes, settings } from './activities';
 import { Compensations } from './compensation';
 import { Decisions } from './decisions';
 import { renderDetails } from './details';
@@ -24,6 +24,7 @@ import { Locks } from './locks';
 import { parentReporter } from './parent-report';
 import { listedSteps, type RunbookPlan } from './plan';
 import { Progress } from './progress';
+import { QUICK_DEAD_WORKER } from './revision';
 import { Runbook } from './runbook';
 import { LOCKS } from './shared-steps';
 import { searchAttributePublisher } from './visibility';
@@ -62,6 +63,7 @@ export async function openRunbook<P extends RunbookPlan>(
     );
   // Revision 2: a node's disk and Docker work runs on a worker on that node, never on whichever host polls.
   if (plan.revision >= 2) routeNodeWorkToNodes();
+  if (plan.revision >= 2 && patched(QUICK_DEAD_WORKER)) noticeDeadWorkersSooner();
   const progress = new Progress({ id, kind: plan.kind, node, module, startedBy }, listedSteps(plan));
   setHandler(statusQuery, () => progress.status);
   // Runbooks started before decisions carried evidence replay without policy, reminders or search attributes.

@@ -21,3 +21,10 @@ export const OFFER_RECHECK = 'gate-offers-recheck';
 export const REMINDER_BACKOFF = 'reminder-backoff';
 /** With the default half-hour interval: a reminder a day at most, once the wait is older than two days. */
 export const MAX_REMINDER_BACKOFF = 48;
+
+/**
+ * `act` activities time out after 10 s without a heartbeat instead of 30 s: a worker killed inside one is
+ * replaced in about 11 s. Workers beat for every activity while it runs (worker/keep-alive.ts), so a slow
+ * Docker call on a live worker is not timed out. Runbooks recorded before schedule with 30 s and replay.
+ */
+export const QUICK_DEAD_WORKER = 'act-heartbeat-10s';

@@ -1,0 +1,47 @@
+import type { Context } from '@temporalio/activity';
+import type { ActivityInterceptorsFactory } from '@temporalio/worker';
+
+/** Beats per heartbeat timeout, and the longest gap between two beats. */
+const BEATS_PER_TIMEOUT = 4;
+const MAX_GAP_MS = 2_000;
+
+/**
+ * While an activity with a heartbeat timeout runs, heartbeats on its behalf a few times per timeout: the
+ * server then notices a dead worker within that timeout, while a live worker's slow Docker or mesh call is
+ * never timed out for not beating. Each beat repeats the details the activity last gave (its previous
+ * attempt's until it gives its own), so a copy's progress is never replaced by an empty beat.
+ */
+export const keepAlive: ActivityInterceptorsFactory = (ctx) => ({
+  inbound: {
+    execute: async (input, next) => {
+      const timeoutMs = ctx.info.heartbeatTimeoutMs;
+      if (!timeoutMs) return next(input);
+      const lastDetails = rememberDetails(ctx);
+      const beat = setInterval(
+        () => ctx.heartbeat(lastDetails()),
+        Math.min(MAX_GAP_MS, timeoutMs / BEATS_PER_TIMEOUT),
+      );
+      try {
+        return await next(input);
+      } finally {
+        clearInterval(beat);
+      }
+    },
+  },
+});
+
+/**
+ * Wraps the context's heartbeat (an own property of each activity's context) so the details of every beat
+ * the activity sends are remembered; returns what was last sent.
+ */
+function rememberDetails(ctx: Context): () => unknown {
+  let details: unknown = ctx.info.heartbeatDetails;
+  const send = ctx.heartbeat.bind(ctx);
+  Object.defineProperty(ctx, 'heartbeat', {
+    value: (next?: unknown) => {
+      details = next;
+      send(next);
+    },
+  });
+  return () => details;
+}
