@@ -64,6 +64,7 @@ describe('the runbooks replay their committed histories', () => {
     // take, an approval refused by four eyes (on record), the approval by another operator
     { file: 'edge-flip-incident-take.revision-1.json', takes: true, updates: 3 },
     // Revision 2: locks, node queues, the recheck after approval, the clean flip.
+    { file: 'edge-flip-happy.before-act-heartbeat-10s.json', takes: false, updates: 1 },
     { file: 'edge-flip-happy.json', takes: false, updates: 1 },
     { file: 'edge-flip-incident-take.json', takes: true, updates: 3 },
   ];
@@ -79,21 +80,25 @@ describe('the runbooks replay their committed histories', () => {
     });
   }
 
-  it('data-path-move-recreate.json (unrecreated-volume → recreate → remove, revision 2) replays against the current workflow code', async () => {
-    const history = readHistory('data-path-move-recreate.json');
-    const activities = activityTypes(history);
-    for (const step of [
-      'copyTree',
-      'verifyTree',
-      'recordBaseline',
-      'catchUpCopy',
-      'recreateContainers',
-      'removeTree',
-    ])
-      assert.ok(activities.includes(step), `the recording reaches ${step}`);
-    assert.equal(acceptedUpdates(history), 2);
-    await Worker.runReplayHistory(current(), history, workflowIdOf(history));
-  });
+  for (const file of [
+    'data-path-move-recreate.before-act-heartbeat-10s.json',
+    'data-path-move-recreate.json',
+  ])
+    it(`${file} (unrecreated-volume → recreate → remove, revision 2) replays against the current workflow code`, async () => {
+      const history = readHistory(file);
+      const activities = activityTypes(history);
+      for (const step of [
+        'copyTree',
+        'verifyTree',
+        'recordBaseline',
+        'catchUpCopy',
+        'recreateContainers',
+        'removeTree',
+      ])
+        assert.ok(activities.includes(step), `the recording reaches ${step}`);
+      assert.equal(acceptedUpdates(history), 2);
+      await Worker.runReplayHistory(current(), history, workflowIdOf(history));
+    });
 
   it('edge-flip-fleet.json (a fleet of two: canary approved, held node taken and approved, each on itself) replays', async () => {
     const history = readHistory('edge-flip-fleet.json');
@@ -132,7 +137,10 @@ describe('the runbooks replay their committed histories', () => {
 
   it('revision 2 schedules reads that never heartbeat without a heartbeat timeout, copies and checksums with one', () => {
     const timeouts = new Map<string, number>();
-    for (const file of ['edge-flip-happy.json', 'data-path-move-recreate.json'])
+    for (const file of [
+      'edge-flip-happy.before-act-heartbeat-10s.json',
+      'data-path-move-recreate.before-act-heartbeat-10s.json',
+    ])
       for (const event of readHistory(file).events ?? []) {
         const scheduled = event.activityTaskScheduledEventAttributes;
         const name = scheduled?.activityType?.name;
@@ -143,6 +151,23 @@ describe('the runbooks replay their committed histories', () => {
     assert.equal(timeouts.get('copyTree'), 10);
     assert.equal(timeouts.get('verifyTree'), 10);
     assert.equal(timeouts.get('catchUpCopy'), 10);
+  });
+
+  it('runbooks recorded since act-heartbeat-10s schedule every step with a 10 s heartbeat timeout', () => {
+    for (const file of ['edge-flip-happy.json', 'data-path-move-recreate.json']) {
+      const timeouts = (readHistory(file).events ?? []).flatMap((event) => {
+        const scheduled = event.activityTaskScheduledEventAttributes;
+        return scheduled
+          ? [`${scheduled.activityType?.name}: ${Number(scheduled.heartbeatTimeout?.seconds ?? 0)} s`]
+          : [];
+      });
+      assert.ok(timeouts.length > 15, file);
+      assert.deepEqual(
+        timeouts.filter((t) => !t.endsWith(': 10 s')),
+        [],
+        `${file}: a worker killed inside any of these is noticed after 10 s`,
+      );
+    }
   });
 
   it('a workflow with one step added before preflight fails replay with a DeterminismViolationError', async () => {
