@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { link, mkdir, readFile, rm, unlink, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
+import { LineStalledError, takeTurn } from './lock-line';
 
 export interface LockOptions {
   timeoutMs: number;
@@ -19,14 +20,34 @@ interface Holder {
 
 /**
  * A lock file shared by processes on this machine (CLI, worker, node agents). The holder's pid is in the
- * file, so a lock left by a process that died is broken by the next process that wants it.
- * Returns the release function.
+ * file, so a lock left by a process that died is broken by the next process that wants it. Takers in
+ * one process queue for it in order (lock-line.ts). Returns the release function.
  */
 export async function acquireLock(
   file: string,
   { timeoutMs, pollMs = 50 }: LockOptions,
 ): Promise<() => Promise<void>> {
   await mkdir(dirname(file), { recursive: true });
+  const endTurn = await takeTurn(file, timeoutMs).catch(async (error: unknown) => {
+    throw error instanceof LineStalledError ? await timedOut(file, timeoutMs) : error;
+  });
+  try {
+    const release = await acquireFile(file, timeoutMs, pollMs);
+    return async () => {
+      try {
+        await release();
+      } finally {
+        endTurn(true);
+      }
+    };
+  } catch (error) {
+    endTurn(false);
+    throw error;
+  }
+}
+
+/** Takes the file itself: another process may hold it, or may have died holding it. */
+async function acquireFile(file: string, timeoutMs: number, pollMs: number): Promise<() => Promise<void>> {
   const me: Holder = {
     pid: process.pid,
     token: randomBytes(8).toString('hex'),
@@ -40,12 +61,15 @@ export async function acquireLock(
       await breakStaleLock(file, holder);
       continue;
     }
-    if (Date.now() >= deadline) {
-      const who = holder ? `process ${holder.pid} since ${holder.since}` : 'another process';
-      throw new LockTimeoutError(`${file} is held by ${who}; gave up after ${timeoutMs} ms`);
-    }
+    if (Date.now() >= deadline) throw await timedOut(file, timeoutMs, holder);
     await new Promise((resolve) => setTimeout(resolve, pollMs));
   }
+}
+
+async function timedOut(file: string, timeoutMs: number, holder?: Holder): Promise<LockTimeoutError> {
+  const found = holder ?? (await readHolder(file));
+  const who = found ? `process ${found.pid} since ${found.since}` : 'another process';
+  return new LockTimeoutError(`${file} is held by ${who}; gave up after ${timeoutMs} ms`);
 }
 
 export async function withLock<T>(file: string, options: LockOptions, work: () => Promise<T>): Promise<T> {

@@ -3,6 +3,7 @@ import { spawnSync } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
+import { setTimeout as delay } from 'node:timers/promises';
 import { acquireLock, LockTimeoutError } from '../../mesh/local';
 import { Scratch } from '../support/scratch';
 
@@ -22,6 +23,44 @@ describe('local mesh lock files', () => {
     await release();
     await (
       await second
+    )();
+  });
+
+  it('lets forty takers of one process have it in the order they asked, though the line outlasts the timeout', async () => {
+    const file = join(await scratch.dir(), 'controller.lock');
+    const order: number[] = [];
+    const takers = Array.from({ length: 40 }, async (_, i) => {
+      const release = await acquireLock(file, { timeoutMs: 400 });
+      order.push(i);
+      await delay(25);
+      await release();
+    });
+    const outcomes = await Promise.allSettled(takers);
+    assert.deepEqual(
+      outcomes.flatMap((o) => (o.status === 'rejected' ? [String(o.reason)] : [])),
+      [],
+      'no taker timed out while the lock kept changing hands',
+    );
+    assert.deepEqual(
+      order,
+      Array.from({ length: 40 }, (_, i) => i),
+    );
+  });
+
+  it('gives up every taker in line when the holder never lets go, and serves the next one once it does', async () => {
+    const file = join(await scratch.dir(), 'controller.lock');
+    const release = await acquireLock(file, { timeoutMs: 1_000 });
+    const line = await Promise.allSettled(
+      Array.from({ length: 5 }, () => acquireLock(file, { timeoutMs: 300 })),
+    );
+    for (const outcome of line) {
+      assert.equal(outcome.status, 'rejected');
+      assert.ok(outcome.reason instanceof LockTimeoutError);
+      assert.match(outcome.reason.message, new RegExp(`held by process ${process.pid}`));
+    }
+    await release();
+    await (
+      await acquireLock(file, { timeoutMs: 300 })
     )();
   });
 
