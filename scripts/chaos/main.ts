@@ -29,7 +29,7 @@ const EXPERIMENT_RUNNERS: Partial<Record<ExperimentName, Experiment>> = {
   'worker-kill': (_env, options, log) =>
     workerKills(
       options.killAt !== undefined
-        ? { randomRuns: 0, killAt: options.killAt }
+        ? { randomRuns: 1, killAt: options.killAt }
         : options.quick
           ? { sample: { 'edge-flip': 2, 'data-path-move': 1 }, randomRuns: 0 }
           : { randomRuns: 1 },

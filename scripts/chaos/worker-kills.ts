@@ -16,7 +16,14 @@ export type KillAt =
   | { at: 'none' }
   | { at: 'scheduled'; activity: string; occurrence: number }
   | { at: 'wait'; gate: string }
-  | { at: 'random'; kills: number };
+  | { at: 'random'; kills: RandomKill[] };
+
+/** A kill of a random run: a while (`afterMs`) after the `occurrence`th scheduling of `activity`. */
+interface RandomKill {
+  activity: string;
+  occurrence: number;
+  afterMs: number;
+}
 
 export function describeKill(kill: KillAt): string {
   switch (kill.at) {
@@ -27,7 +34,7 @@ export function describeKill(kill: KillAt): string {
     case 'wait':
       return `kill waiting at ${kill.gate}`;
     case 'random':
-      return `${kill.kills} random kills`;
+      return `${kill.kills.length} random kills`;
   }
 }
 
@@ -170,7 +177,10 @@ async function runOnce(
   };
 }
 
-/** Kills the worker where `kill` says: at the moment an activity is scheduled, or at random intervals. */
+/**
+ * Kills the worker where `kill` says: at the moment an activity is scheduled, or a random while after each of
+ * a random run's positions (so a faster runbook cannot end before its kills).
+ */
 async function killLoop(
   world: RunbookWorld,
   workflowId: string,
@@ -193,11 +203,41 @@ async function killLoop(
       closed,
     );
   } else if (kill.at === 'random') {
-    for (let i = 0; i < kill.kills && !closed(); i++) {
-      await new Promise((resolve) => setTimeout(resolve, 2_000 + Math.random() * 6_000));
-      if (!closed()) await workers.kill(landedIn);
-    }
+    const seen: Record<string, number> = {};
+    const left = [...kill.kills];
+    await watchHistory(
+      world.client,
+      workflowId,
+      async (event) => {
+        const activity = event.activityTaskScheduledEventAttributes?.activityType?.name;
+        if (!activity) return false;
+        seen[activity] = (seen[activity] ?? 0) + 1;
+        const next = left[0];
+        if (next?.activity !== activity || next.occurrence !== seen[activity]) return false;
+        left.shift();
+        await new Promise((resolve) => setTimeout(resolve, next.afterMs));
+        if (!closed()) await workers.kill(landedIn);
+        return left.length === 0;
+      },
+      closed,
+    );
   }
+}
+
+/** `count` distinct scheduling positions of an undisturbed run, in its order, each with a wait of up to 1 s. */
+function randomKills(positions: KillAt[], count: number): RandomKill[] {
+  const scheduled = positions.flatMap((p) => (p.at === 'scheduled' ? [p] : []));
+  const chosen = new Set<number>();
+  while (chosen.size < Math.min(count, scheduled.length))
+    chosen.add(Math.floor(Math.random() * scheduled.length));
+  return [...chosen]
+    .sort((a, b) => a - b)
+    .flatMap((i) => {
+      const p = scheduled[i];
+      return p
+        ? [{ activity: p.activity, occurrence: p.occurrence, afterMs: Math.round(Math.random() * 1_000) }]
+        : [];
+    });
 }
 
 export interface WorkerKillPlan {
@@ -238,7 +278,10 @@ export async function workerKills(
     if (!undisturbed.result.passed) continue;
     const kills: KillAt[] = [
       ...choose(undisturbed.positions, plan.sample?.[runbook.kind]),
-      ...Array.from({ length: plan.randomRuns }, () => ({ at: 'random' as const, kills: 3 })),
+      ...Array.from({ length: plan.randomRuns }, () => ({
+        at: 'random' as const,
+        kills: randomKills(undisturbed.positions, 3),
+      })),
     ].filter((kill) => plan.killAt === undefined || describeKill(kill).includes(plan.killAt));
     for (const kill of kills) {
       const r: RunResult = await runOnce(world, runbook, kill, undisturbed).then(
