@@ -15,10 +15,10 @@ const { PendingActivityState } = temporal.api.enums.v1;
 const RUN_DEADLINE_MS = 400_000;
 /**
  * A runbook that does not move for this long after a kill stalled: the activities' heartbeat timeout
- * (30 s), after which the server gives a dead worker's activity to the live one, and 20 s for a loaded
- * machine.
+ * (10 s), after which the server gives a dead worker's activity to the live one, and 20 s for the retried
+ * activity itself on a loaded machine.
  */
-const STALL_S = 50;
+const STALL_S = 30;
 
 /**
  * A second edge flip beside the first in one world: a world's nodes share its module definitions, so its
