@@ -27,11 +27,12 @@ export async function acquireLock(
   file: string,
   { timeoutMs, pollMs = 50 }: LockOptions,
 ): Promise<() => Promise<void>> {
-  await mkdir(dirname(file), { recursive: true });
+  // In line before the first await: takers are served in the order they called.
   const endTurn = await takeTurn(file, timeoutMs).catch(async (error: unknown) => {
     throw error instanceof LineStalledError ? await timedOut(file, timeoutMs) : error;
   });
   try {
+    await mkdir(dirname(file), { recursive: true });
     const release = await acquireFile(file, timeoutMs, pollMs);
     return async () => {
       try {

@@ -26,13 +26,13 @@ describe('local mesh lock files', () => {
     )();
   });
 
-  it('lets forty takers of one process have it in the order they asked, though the line outlasts the timeout', async () => {
+  it('lets sixty takers of one process have it in the order they asked, though the line outlasts the timeout', async () => {
     const file = join(await scratch.dir(), 'controller.lock');
     const order: number[] = [];
-    const takers = Array.from({ length: 40 }, async (_, i) => {
-      const release = await acquireLock(file, { timeoutMs: 400 });
+    const takers = Array.from({ length: 60 }, async (_, i) => {
+      const release = await acquireLock(file, { timeoutMs: 1_000 });
       order.push(i);
-      await delay(25);
+      await delay(30);
       await release();
     });
     const outcomes = await Promise.allSettled(takers);
@@ -43,7 +43,7 @@ describe('local mesh lock files', () => {
     );
     assert.deepEqual(
       order,
-      Array.from({ length: 40 }, (_, i) => i),
+      Array.from({ length: 60 }, (_, i) => i),
     );
   });
 
