@@ -42,6 +42,8 @@ function rememberDetails(ctx: Context): () => unknown {
       details = next;
       send(next);
     },
+    writable: true,
+    configurable: true,
   });
   return () => details;
 }

@@ -10,8 +10,9 @@ import { edgeFlip } from '../../workflows';
 /**
  * Found by the chaos suite's two-workers experiment: a worker SIGKILLed while it read the node's last run
  * (or the policy) left the runbook standing for the reads' whole one-minute deadline, since they had no
- * heartbeat timeout. Stand-in for the dead worker: the read's first attempt never answers and never
- * heartbeats, which is all the server sees of a worker killed inside it.
+ * heartbeat timeout. Stand-in for the dead worker: the read's first attempt never answers and its context
+ * never beats again (neither the activity nor the worker's keep-alive), which is all the server sees of a
+ * worker killed inside it. The real SIGKILL inside a read is the chaos suite's `kill at previousRun#1`.
  */
 
 const ms = (time: { seconds?: unknown; nanos?: number | null } | null | undefined) =>
@@ -51,11 +52,13 @@ describe('a worker that dies inside a settings read (stand-in: the first attempt
       wrap: (activities) => ({
         async previousRun(ref) {
           const context = Context.current();
-          if (context.info.attempt === 1)
+          if (context.info.attempt === 1) {
+            Object.defineProperty(context, 'heartbeat', { value: () => undefined });
             await new Promise((resolve) => {
               context.cancellationSignal.addEventListener('abort', resolve);
               setTimeout(resolve, 90_000).unref();
             });
+          }
           return activities.previousRun(ref);
         },
       }),
