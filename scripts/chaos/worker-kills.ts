@@ -225,7 +225,7 @@ async function killLoop(
 }
 
 /** `count` distinct scheduling positions of an undisturbed run, in its order, each with a wait of up to 1 s. */
-function randomKills(positions: KillAt[], count: number): RandomKill[] {
+export function randomKills(positions: KillAt[], count: number): RandomKill[] {
   const scheduled = positions.flatMap((p) => (p.at === 'scheduled' ? [p] : []));
   const chosen = new Set<number>();
   while (chosen.size < Math.min(count, scheduled.length))
