@@ -39,8 +39,13 @@ function repeated(events: { name: string; action: string }[]): string[] {
 }
 
 /** A gate whose check passed after the engine went down and before its containers were started again. */
-function falseOks(status: RunbookStatus, downAt: number, remediedAt: number | undefined): string[] {
-  const gates = new Set(RESTART_CASES.flatMap((c) => c.moments.map((m) => m.gate)));
+function falseOks(
+  runbook: RestartCase,
+  status: RunbookStatus,
+  downAt: number,
+  remediedAt: number | undefined,
+): string[] {
+  const gates = new Set(runbook.moments.map((m) => m.gate));
   return status.steps
     .filter((step) => gates.has(step.name) && step.state === 'done' && step.endedAt)
     .filter((step) => {
@@ -123,7 +128,7 @@ async function runAt(
   if (lost) notes.push(driven.problem ?? `ended ${status?.phase}: ${status?.outcome ?? ''}`);
   if (!downAt) notes.push('the engine was never restarted');
   const wrong = status
-    ? [...wrongProceeds(status, driven.waits), ...falseOks(status, downAt, remediedAt)]
+    ? [...wrongProceeds(status, driven.waits), ...falseOks(runbook, status, downAt, remediedAt)]
     : [];
   notes.push(...wrong);
   const duplicates = repeated(eventLogs.flatMap((events) => events.events));
@@ -153,11 +158,11 @@ async function runAt(
 
 /**
  * Experiment 3: the Docker engine of the node whose containers a runbook (an edge flip without leftovers,
- * or a data-path move) verifies is restarted (SIGTERM,
- * down two seconds, started again on the same socket and data root) as a gate checks them: a second engine
- * of the experiment's own, never the machine's. The node's containers have no restart policy, so they stay
- * exited after the restart: the runbook must never pass a gate on them, must wait with a sentence naming
- * them, and must pass once the operator started them again and rechecked.
+ * or a data-path move) verifies is restarted (SIGTERM, down two seconds, started again on the same socket
+ * and data root) as a gate checks them: a second engine of the experiment's own, never the machine's. The
+ * node's containers have no restart policy, so they stay exited after the restart: the runbook must never
+ * pass a gate on them, must wait with a sentence naming them, and must pass once the operator started them
+ * again and rechecked.
  */
 export async function dockerRestart(quick: boolean, log: (line: string) => void): Promise<ExperimentResult> {
   const started = Date.now();
