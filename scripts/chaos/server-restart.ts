@@ -14,15 +14,16 @@ const RESTART_AT: Record<RunbookCase['kind'], string> = {
   'data-path-move': 'copyTree',
 };
 
-/** Until `mesh runbook watch` says it follows the runbook (it connected and read it once). */
+/**
+ * Until `mesh runbook watch` says it follows the runbook (it connected and read it once), whether or not it
+ * has ended since: it ends at the runbook's first wait, which can come before the next look.
+ */
 async function attached(watch: ReturnType<typeof spawnCli>): Promise<boolean> {
   const deadline = Date.now() + 60_000;
-  while (Date.now() < deadline && watch.exitCode === null) {
-    const { stdout, stderr } = watch.output();
-    if (/following /.test(stdout + stderr)) return true;
+  const following = () => /following /.test(watch.output().stdout + watch.output().stderr);
+  while (Date.now() < deadline && watch.exitCode === null && !following())
     await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  return false;
+  return following();
 }
 
 /**
@@ -49,6 +50,7 @@ export async function serverRestart(
     const watch = spawnCli(['runbook', 'watch', node], cliEnv(world.taskQueue, world.stateDir));
     const watchEnded = new Promise<void>((resolve) => watch.once('close', () => resolve()));
     let restartedAt = 0;
+    let watchedAcross = false;
     const following = await attached(watch);
     await watchHistory(
       world.client,
@@ -56,6 +58,7 @@ export async function serverRestart(
       async (event) => {
         if (event.activityTaskScheduledEventAttributes?.activityType?.name !== RESTART_AT[runbook.kind])
           return false;
+        watchedAcross = watch.exitCode === null;
         await env.restartServer(2_000);
         restartedAt = Date.now();
         return true;
@@ -92,7 +95,10 @@ export async function serverRestart(
       duplicated,
       wrongProceeds: wrong.length,
       ...(moved ? { recoveryS: (moved - restartedAt) / 1000 } : {}),
-      notes: [...notes, `watch exited ${watched.code ?? watched.signal}`],
+      notes: [
+        ...notes,
+        `watch exited ${watched.code ?? watched.signal}${watchedAcross ? ', after following through the restart' : ', at a wait before the restart'}`,
+      ],
     };
     log(`  ${run.name}: ${run.passed ? 'ok' : 'FAILED'} (${run.notes.join('; ')})`);
     runs.push(run);
