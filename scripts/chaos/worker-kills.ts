@@ -16,10 +16,10 @@ export type KillAt =
   | { at: 'none' }
   | { at: 'scheduled'; activity: string; occurrence: number }
   | { at: 'wait'; gate: string }
-  | { at: 'random'; kills: RandomKill[] };
+  | { at: 'random'; kills: KillPoint[] };
 
-/** A kill of a random run: a while (`afterMs`) after the `occurrence`th scheduling of `activity`. */
-interface RandomKill {
+/** A kill a while (`afterMs`, 0: at once) after the `occurrence`th scheduling of `activity`. */
+interface KillPoint {
   activity: string;
   occurrence: number;
   afterMs: number;
@@ -189,43 +189,34 @@ async function killLoop(
   landedIn: (identity: string) => Promise<string>,
   closed: () => boolean,
 ): Promise<void> {
-  if (kill.at === 'scheduled') {
-    let seen = 0;
-    await watchHistory(
-      world.client,
-      workflowId,
-      async (event) => {
-        if (event.activityTaskScheduledEventAttributes?.activityType?.name !== kill.activity) return false;
-        if (++seen < kill.occurrence) return false;
-        await workers.kill(landedIn);
-        return true;
-      },
-      closed,
-    );
-  } else if (kill.at === 'random') {
-    const seen: Record<string, number> = {};
-    const left = [...kill.kills];
-    await watchHistory(
-      world.client,
-      workflowId,
-      async (event) => {
-        const activity = event.activityTaskScheduledEventAttributes?.activityType?.name;
-        if (!activity) return false;
-        seen[activity] = (seen[activity] ?? 0) + 1;
-        const next = left[0];
-        if (next?.activity !== activity || next.occurrence !== seen[activity]) return false;
-        left.shift();
-        await new Promise((resolve) => setTimeout(resolve, next.afterMs));
-        if (!closed()) await workers.kill(landedIn);
-        return left.length === 0;
-      },
-      closed,
-    );
-  }
+  const targets: KillPoint[] =
+    kill.at === 'scheduled'
+      ? [{ activity: kill.activity, occurrence: kill.occurrence, afterMs: 0 }]
+      : kill.at === 'random'
+        ? [...kill.kills]
+        : [];
+  if (targets.length === 0) return;
+  const seen: Record<string, number> = {};
+  await watchHistory(
+    world.client,
+    workflowId,
+    async (event) => {
+      const activity = event.activityTaskScheduledEventAttributes?.activityType?.name;
+      if (!activity) return false;
+      seen[activity] = (seen[activity] ?? 0) + 1;
+      const next = targets[0];
+      if (next?.activity !== activity || next.occurrence !== seen[activity]) return false;
+      targets.shift();
+      if (next.afterMs > 0) await new Promise((resolve) => setTimeout(resolve, next.afterMs));
+      if (!closed()) await workers.kill(landedIn);
+      return targets.length === 0;
+    },
+    closed,
+  );
 }
 
 /** `count` distinct scheduling positions of an undisturbed run, in its order, each with a wait of up to 1 s. */
-export function randomKills(positions: KillAt[], count: number): RandomKill[] {
+export function randomKills(positions: KillAt[], count: number): KillPoint[] {
   const scheduled = positions.flatMap((p) => (p.at === 'scheduled' ? [p] : []));
   const chosen = new Set<number>();
   while (chosen.size < Math.min(count, scheduled.length))
