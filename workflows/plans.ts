@@ -1,6 +1,6 @@
 import type { RunbookKind } from './contracts';
-import { DATA_PATH_MOVE } from './data-path-move';
-import { EDGE_FLIP } from './edge-flip';
+import { DATA_PATH_MOVE } from './data-path-move-plan';
+import { EDGE_FLIP } from './edge-flip-plan';
 import { renderPlan as render, type RunbookPlan } from './runbook/plan';
 
 /** Every runbook's plan, by kind: the Web UI's static details, the CLI's help and the policy derive from them. */

@@ -2,7 +2,7 @@ import { containerName } from '../../docker/placement';
 import { moveMounts } from '../../activities/mesh/module-mounts';
 import type { ModuleSpec } from '../../mesh/schemas';
 import type { DataPathMoveInput } from '../../workflows/contracts';
-import { DATA_PATH_MOVE } from '../../workflows/data-path-move';
+import { DATA_PATH_MOVE } from '../../workflows/data-path-move-plan';
 import type {
   ExpectedDecision,
   PathUserReport,

@@ -2,7 +2,7 @@ import { summariseProbes } from '../../activities/probes';
 import { containerName } from '../../docker/placement';
 import type { ModuleSpec, NodeState } from '../../mesh/schemas';
 import type { EdgeFlipInput } from '../../workflows/contracts';
-import { EDGE_FLIP } from '../../workflows/edge-flip';
+import { EDGE_FLIP } from '../../workflows/edge-flip-plan';
 import type { ExpectedDecision, PlanReport, UnrecreatedContainer } from '../../workflows/plan-report';
 import { bracePaths, dirOf, predictHolds } from './holds';
 import { TEMPORAL_NOT_ASKED, whoHolds } from './sentences';

@@ -10,7 +10,7 @@ import {
   type UnrecreatedContainer,
 } from '../../workflows/plan-report';
 import type { RunbookPlan } from '../../workflows/runbook/plan';
-import { LOCKS, PREFLIGHT } from '../../workflows/runbook/shared-steps';
+import { LOCKS, PREFLIGHT } from '../../workflows/runbook/step-declarations';
 
 export interface Predicted {
   predicted: StepPrediction;

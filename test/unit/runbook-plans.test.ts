@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { DATA_PATH_MOVE } from '../../workflows/data-path-move';
-import type { EDGE_FLIP } from '../../workflows/edge-flip';
+import type { DATA_PATH_MOVE } from '../../workflows/data-path-move-plan';
+import type { EDGE_FLIP } from '../../workflows/edge-flip-plan';
 import { DECISION_POINTS, FOUR_EYES_GATES, PLANS, renderPlan } from '../../workflows/plans';
 import type { ActionAt, ApprovalName, GateName, StepName, UndoName } from '../../workflows/runbook/plan';
 import { listedSteps } from '../../workflows/runbook/plan';

@@ -6,14 +6,8 @@ import { judgePush } from './judge-push-v1';
 import { openRunbook } from '../runbook/open';
 import { definePlan } from '../runbook/plan';
 import type { Look } from '../runbook/runbook';
-import {
-  applyGateStep,
-  GATE_APPLY,
-  PREFLIGHT,
-  preflightStep,
-  pushNode,
-  PUSH_STEP,
-} from '../runbook/shared-steps';
+import { applyGateStep, GATE_APPLY, PREFLIGHT, preflightStep, PUSH_STEP } from '../runbook/step-declarations';
+import { pushNode } from '../runbook/shared-steps';
 
 /** The plan as runbooks started before revision 2 ran it. */
 export const DATA_PATH_MOVE_V1 = definePlan({

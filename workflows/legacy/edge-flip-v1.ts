@@ -7,14 +7,8 @@ import { openRunbook } from '../runbook/open';
 import { definePlan } from '../runbook/plan';
 import { probeOnce, probeUntilServed, type ProbeTarget } from './probe-v1';
 import type { Look } from '../runbook/runbook';
-import {
-  applyGateStep,
-  GATE_APPLY,
-  PREFLIGHT,
-  preflightStep,
-  pushNode,
-  PUSH_STEP,
-} from '../runbook/shared-steps';
+import { applyGateStep, GATE_APPLY, PREFLIGHT, preflightStep, PUSH_STEP } from '../runbook/step-declarations';
+import { pushNode } from '../runbook/shared-steps';
 
 /** The plan as runbooks started before revision 2 ran it. */
 export const EDGE_FLIP_V1 = definePlan({

@@ -26,7 +26,7 @@ import { listedSteps, type RunbookPlan } from './plan';
 import { Progress } from './progress';
 import { QUICK_DEAD_WORKER } from './revision';
 import { Runbook } from './runbook';
-import { LOCKS } from './shared-steps';
+import { LOCKS } from './step-declarations';
 import { searchAttributePublisher } from './visibility';
 
 /**

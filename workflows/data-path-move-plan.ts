@@ -1,0 +1,94 @@
+import { definePlan } from './runbook/plan';
+import { applyGateStep, LOCKS_STEP, preflightStep, PUSH_STEP } from './runbook/step-declarations';
+
+/** The data-path move's plan: its steps, gates and undos, read by the runbook, its Web UI details, the CLI and the policy. */
+export const DATA_PATH_MOVE = definePlan({
+  revision: 2,
+  kind: 'data-path-move',
+  purpose: "Move a module's data to a new host path; never leave a container silently on the old one.",
+  steps: [
+    LOCKS_STEP,
+    preflightStep(
+      'on every node of the module: real paths safe and apart, A exists and no other container uses it, B empty with room, the containers mounting A are the expected ones',
+    ),
+    {
+      name: 'freeze-policy',
+      kind: 'action',
+      does: "set the module's roll-out policy to manual",
+      undo: { name: 'unfreeze-policy', does: 'restore the old policy' },
+    },
+    {
+      name: 'stop-containers',
+      kind: 'action',
+      does: 'stop the containers mounting A',
+      undo: { name: 'restart-on-old-path', does: 'start them again on A' },
+    },
+    {
+      name: 'copy',
+      kind: 'action',
+      does: 'copy A to B with owners, modes, times, links (resumes after a worker crash)',
+      undo: { name: 'remove-copy', does: 'remove the copy (nothing has run on it yet)' },
+    },
+    {
+      name: 'verify-copy',
+      kind: 'gate',
+      does: 'compare count, bytes and sha256 of every file; recopy copies again',
+      actions: ['recopy', 'abort'],
+    },
+    {
+      name: 'record-baseline',
+      kind: 'action',
+      does: 'remember A and B as verified, so a later catch-up tells new writes on B from old data on A',
+    },
+    {
+      name: 'switch-spec',
+      kind: 'action',
+      does: "point the module's mounts from A to B",
+      undo: {
+        name: 'switch-back',
+        does: 'waits at after-switch: revert (spec and containers back on A) or keep (catch up and recreate on B)',
+      },
+    },
+    PUSH_STEP,
+    applyGateStep('no running container may still mount A', [
+      'recreate',
+      'retry',
+      'recheck',
+      'accept-restarts',
+      'abort',
+    ]),
+    {
+      name: 'catch-up',
+      kind: 'gate',
+      does: 'bring to B only what changed on A since the copy; a file changed on both sides waits with its path',
+      actions: ['recheck', 'keep-new', 'abort'],
+      when: 'after the operator chose recreate or keep',
+    },
+    {
+      name: 'recreate',
+      kind: 'action',
+      does: 'recreate the containers still on A on B',
+      when: 'after the operator chose recreate or keep',
+    },
+    { name: 'restore-policy', kind: 'action', does: 'restore the roll-out policy recorded at freeze-policy' },
+    {
+      name: 'approve-remove-old-data',
+      kind: 'approval',
+      does: 'decide what happens to A; remove is offered only while no container uses A',
+      actions: ['remove', 'keep', 'recheck'],
+      fourEyes: true,
+    },
+    {
+      name: 'remove-old-data',
+      kind: 'action',
+      does: 'delete A (only after remove), checking right before that no container uses it',
+    },
+    {
+      name: 'after-switch',
+      kind: 'approval',
+      does: 'B may hold new writes: going back to A is the operator’s call',
+      actions: ['revert', 'keep'],
+      when: 'in a rollback after switch-spec',
+    },
+  ],
+});
