@@ -1,4 +1,5 @@
-import { ApplicationFailure, defineQuery, defineUpdate } from '@temporalio/workflow';
+import type { QueryDefinition, UpdateDefinition } from '@temporalio/common';
+import { ApplicationFailure } from '@temporalio/common/lib/failure';
 import { z } from 'zod';
 import { AbsolutePath, Name } from '../mesh/schemas';
 import { firstIssueText } from '../mesh/zod-issue';
@@ -6,7 +7,8 @@ import { VerdictKind } from './verdict';
 
 /**
  * The one place wire names live: task queue, workflow ids, inputs, status, decisions and failure types.
- * Bundle-safe (zod and @temporalio/workflow only); CLI, worker, workflows and activities import it.
+ * Bundle-safe (zod and @temporalio/common's failure only); CLI, worker, workflows and activities import it.
+ * Not the workflow SDK: `mesh runbook status` would load it, and all of @temporalio/common, to read one name.
  */
 
 export const TASK_QUEUE = 'mesh-runbook';
@@ -226,9 +228,13 @@ export const RunbookStatus = z.object({
 });
 export type RunbookStatus = z.infer<typeof RunbookStatus>;
 
-export const statusQuery = defineQuery<RunbookStatus>('status');
+/** As the workflow SDK's `defineQuery` writes a query's definition (a test holds the two equal). */
+export const statusQuery = { type: 'query', name: 'status' } as QueryDefinition<RunbookStatus>;
 /** Every decision (approve, take, retry, recreate, recheck, abort) is one Update with a validator. */
-export const decideUpdate = defineUpdate<RecordedDecision, [Decision]>('decide');
+export const decideUpdate = { type: 'update', name: 'decide' } as UpdateDefinition<
+  RecordedDecision,
+  [Decision]
+>;
 
 /** Failure types the CLI maps to messages and exit codes. */
 export const FAILURE = {

@@ -1,4 +1,4 @@
-import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
+import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common/lib/search-attributes';
 
 /**
  * The runbook's custom search attributes: what the Web UI's list and `mesh runbook list` filter on.

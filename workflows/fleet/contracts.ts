@@ -1,4 +1,4 @@
-import { defineSignal } from '@temporalio/workflow';
+import type { SignalDefinition } from '@temporalio/common';
 import { z } from 'zod';
 import { Name } from '../../mesh/schemas';
 import { EdgeFlipInput, Phase, runbookWorkflowId, Waiting, type RunbookKind } from '../contracts';
@@ -48,7 +48,8 @@ export const ChildReport = z.object({
 });
 export type ChildReport = z.infer<typeof ChildReport>;
 
-export const childReportSignal = defineSignal<[ChildReport]>('childReport');
+/** As the workflow SDK's `defineSignal` writes it; kept off the SDK for the CLI's sake, as in ../contracts. */
+export const childReportSignal = { type: 'signal', name: 'childReport' } as SignalDefinition<[ChildReport]>;
 
 /** What the fleet offers when it pauses: continue only after a node ended badly, never while one waits. */
 export const FLEET_ACTIONS = ['continue', 'abort'] as const;
