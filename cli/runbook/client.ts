@@ -1,7 +1,7 @@
 import { hostname } from 'node:os';
 import type * as Sdk from '@temporalio/client';
 import type { Client, Connection } from '@temporalio/client';
-import { ConfigError } from '../../config';
+import { ConfigError, type TemporalConnectionOptions } from '../../config';
 import {
   connectionFailure,
   temporalConnection,
@@ -12,16 +12,25 @@ import {
 import { effectiveConfig } from '../config-command';
 import { UsageError } from '../errors';
 import { taskQueueFromEnv } from './options';
+import type { TemporalReads } from '../../client/temporal-reads/reads';
+import type * as Reads from '../../client/temporal-reads/reads';
+import type * as Grpc from '../../client/temporal-reads/grpc';
 
-export interface RunbookClient {
-  client: Client;
-  connection: Connection;
+/** What the read-only verbs need: Temporal's reads, without the client SDK. */
+export interface RunbookReader {
+  reads: TemporalReads;
   target: TemporalTarget;
   taskQueue: string;
-  /** Runs one call with a deadline, so a runbook whose worker is gone cannot hang the CLI. */
-  within<T>(ms: number, call: () => Promise<T>): Promise<T>;
   /** Whether a worker polled this task queue recently (the server forgets pollers after a few minutes). */
   hasWorker(taskQueue: string): Promise<boolean>;
+}
+
+/** A reader that can also write: start, decide, clear, through Temporal's client SDK. */
+export interface RunbookClient extends RunbookReader {
+  client: Client;
+  connection: Connection;
+  /** Runs one call with a deadline, so a runbook whose worker is gone cannot hang the CLI. */
+  within<T>(ms: number, call: () => Promise<T>): Promise<T>;
 }
 
 /**
@@ -30,6 +39,51 @@ export interface RunbookClient {
  */
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- see above
 const sdk = () => require('@temporalio/client') as typeof Sdk;
+/* eslint-disable @typescript-eslint/no-require-imports -- likewise, after "nothing listens" is ruled out */
+const readsModule = () => require('../../client/temporal-reads/reads') as typeof Reads;
+const grpcModule = () => require('../../client/temporal-reads/grpc') as typeof Grpc;
+/* eslint-enable @typescript-eslint/no-require-imports */
+
+/**
+ * Reads Temporal for one command (`status`, `list`) without loading its client SDK; the first read, the
+ * pollers of the task queue, doubles as the connection check, so a wrong address or TLS setting is
+ * diagnosed as `withClient` diagnoses it.
+ */
+export async function withReader<T>(run: (reader: RunbookReader) => Promise<T>): Promise<T> {
+  const { options: connectOptions, ...target } = configuredConnection();
+  const nobody = connectOptions.tls ? undefined : await unreachable(connectOptions);
+  if (nobody) throw nobody;
+  const reader = readerOf(connectOptions, target);
+  try {
+    await reader.hasWorker(reader.taskQueue).catch(async (error: unknown) => {
+      if (error instanceof grpcModule().GrpcError && !TRANSPORT_CODES.has(error.code)) throw error;
+      const failure = await connectionFailure(connectOptions, error);
+      throw failure.misconfigured ? new UsageError(failure.sentence, failure.suggestion) : failure;
+    });
+    return await run(reader);
+  } finally {
+    reader.reads.close();
+  }
+}
+
+/** gRPC codes that say the connection, not the call, failed: UNKNOWN (not gRPC), UNAVAILABLE, UNAUTHENTICATED. */
+const TRANSPORT_CODES = new Set<number>([2, 14, 16]);
+
+function readerOf(connectOptions: TemporalConnectionOptions, target: TemporalTarget): RunbookReader {
+  const reads = new (readsModule().TemporalReads)(connectOptions, target.namespace);
+  const workerSeenAt = new Map<string, number>();
+  return {
+    reads,
+    target,
+    taskQueue: taskQueueFromEnv(),
+    async hasWorker(taskQueue) {
+      if (Date.now() - (workerSeenAt.get(taskQueue) ?? 0) < 5_000) return true;
+      const seen = (await reads.pollers(taskQueue)) > 0;
+      if (seen) workerSeenAt.set(taskQueue, Date.now());
+      return seen;
+    },
+  };
+}
 
 /** Connects to Temporal for one command and closes the connection however the command ends. */
 export async function withClient<T>(
@@ -53,30 +107,11 @@ export async function withClient<T>(
   const identity = `${options.operator ?? 'mesh'}@${hostname()} (mesh cli)`;
   const client = new Client({ connection, namespace: target.namespace, identity });
   const within = <R>(ms: number, call: () => Promise<R>) => connection.withDeadline(Date.now() + ms, call);
-  const workerSeenAt = new Map<string, number>();
-  const rb: RunbookClient = {
-    client,
-    connection,
-    target,
-    taskQueue: taskQueueFromEnv(),
-    within,
-    async hasWorker(taskQueue) {
-      if (Date.now() - (workerSeenAt.get(taskQueue) ?? 0) < 5_000) return true;
-      // The task queue type defaults to the workflow queue, which is what a runbook needs answered.
-      const described = await within(5_000, () =>
-        connection.workflowService.describeTaskQueue({
-          namespace: target.namespace,
-          taskQueue: { name: taskQueue },
-        }),
-      );
-      const seen = (described.pollers ?? []).length > 0;
-      if (seen) workerSeenAt.set(taskQueue, Date.now());
-      return seen;
-    },
-  };
+  const rb: RunbookClient = { ...readerOf(connectOptions, target), client, connection, within };
   try {
     return await run(rb);
   } finally {
+    rb.reads.close();
     await connection.close().catch(() => undefined);
   }
 }
@@ -104,7 +139,9 @@ export async function orUnknown<T>(id: string, target: TemporalTarget, call: () 
   try {
     return await call();
   } catch (error) {
-    if (error instanceof sdk().WorkflowNotFoundError) throw unknownRunbook(id, target);
+    // By name: neither the reads nor the SDK (whose not-found this also is) is loaded to ask instanceof.
+    if (['RunNotFound', 'WorkflowNotFoundError'].includes((error as Error).name))
+      throw unknownRunbook(id, target);
     throw error;
   }
 }

@@ -1,18 +1,13 @@
-import {
-  ApplicationFailure,
-  defaultPayloadConverter,
-  WorkflowFailedError,
-  type WorkflowHandle,
-} from '@temporalio/client';
 import { z } from 'zod';
 import { CLEARANCE_TYPE } from '../../client/clearance-names';
 import { firstIssueText } from '../../mesh/zod-issue';
 import { RunbookStatus, statusQuery, type Phase, type RunbookKind } from '../../workflows/contracts';
 import { UsageError } from '../errors';
-import { orUnknown, type RunbookClient } from './client';
+import { orUnknown, type RunbookReader } from './client';
 import { isTerminal, phaseOfClosed } from './exit-codes';
 import { kindList, kindOfWorkflowType } from './kinds';
 import { progressOf, type ActivityProgress } from './follow/progress';
+import type { Described } from '../../client/temporal-reads/reads';
 
 /** What the CLI knows about one runbook right now. */
 export interface Observation {
@@ -37,10 +32,9 @@ const QUERY_MS = 5_000;
 
 const StartedInput = z.object({ node: z.string(), module: z.string(), startedBy: z.string() }).partial();
 
-/** The runbook's handle, its description and kind; an unknown id or a workflow of another kind is exit 2. */
-export async function describeRunbook(rb: RunbookClient, id: string) {
-  const handle = rb.client.workflow.getHandle(id);
-  const described = await orUnknown(id, rb.target, () => rb.within(10_000, () => handle.describe()));
+/** The runbook's description and kind; an unknown id or a workflow of another kind is exit 2. */
+export async function describeRunbook(rb: RunbookReader, id: string) {
+  const described = await orUnknown(id, rb.target, () => rb.reads.describe(id));
   const kind = kindOfWorkflowType(described.type);
   if (described.type === CLEARANCE_TYPE) {
     throw new UsageError(
@@ -54,27 +48,27 @@ export async function describeRunbook(rb: RunbookClient, id: string) {
       'See the runbooks with `mesh runbook list`.',
     );
   }
-  return { handle, described, kind };
+  return { described, kind };
 }
 
-export async function observe(rb: RunbookClient, id: string): Promise<Observation> {
-  const { handle, described, kind } = await describeRunbook(rb, id);
+export async function observe(rb: RunbookReader, id: string): Promise<Observation> {
+  const { described, kind } = await describeRunbook(rb, id);
   const observation: Observation = {
     id,
     kind,
     taskQueue: described.taskQueue,
     startTime: described.startTime,
-    executionStatus: described.status.name,
-    closed: described.status.name !== 'RUNNING',
+    executionStatus: described.status,
+    closed: described.status !== 'RUNNING',
   };
-  const progress = progressOf(described.raw.pendingActivities);
+  const progress = progressOf(described.pendingActivities);
   if (progress) observation.progress = progress;
 
-  const asked = await askStatus(rb, handle, described.taskQueue);
+  const asked = await askStatus(rb, described);
   if (asked.status) observation.status = asked.status;
 
   if (observation.closed) {
-    const ending = await howItEnded(rb, handle, observation.executionStatus);
+    const ending = await howItEnded(rb, described);
     if (observation.status && !isTerminal(observation.status.phase)) {
       // Closed from outside the runbook (terminated, timed out): its last status never reached an end.
       observation.status = {
@@ -84,25 +78,28 @@ export async function observe(rb: RunbookClient, id: string): Promise<Observatio
         outcome: ending.outcome,
       };
     }
-    observation.status ??= ending.result ?? (await rebuilt(rb, handle, described.runId, kind, ending));
+    observation.status ??= ending.result ?? (await rebuilt(rb, described, kind, ending));
   } else if (!observation.status) {
     observation.unanswered = asked.problem;
   }
-  if (!observation.status)
-    observation.startedBy = (await startedInput(rb, handle, described.runId)).startedBy;
+  if (!observation.status) observation.startedBy = (await startedInput(rb, described)).startedBy;
   return observation;
 }
 
+/** The run a status is asked of: a workflow id, its run (empty: the latest) and its task queue. */
+type Run = Pick<Described, 'workflowId' | 'runId' | 'taskQueue'>;
+
 /** The runbook's own status query, asked only when a worker polls its task queue (else it would hang). */
 export async function askStatus(
-  rb: RunbookClient,
-  handle: WorkflowHandle,
-  taskQueue: string,
+  rb: RunbookReader,
+  run: Run,
 ): Promise<{ status?: RunbookStatus; problem?: string }> {
-  if (!(await rb.hasWorker(taskQueue).catch(() => true)))
-    return { problem: `no worker polls its task queue ${taskQueue}` };
+  if (!(await rb.hasWorker(run.taskQueue).catch(() => true)))
+    return { problem: `no worker polls its task queue ${run.taskQueue}` };
   try {
-    const answer = RunbookStatus.safeParse(await rb.within(QUERY_MS, () => handle.query(statusQuery)));
+    const answer = RunbookStatus.safeParse(
+      await rb.reads.query(run.workflowId, run.runId, statusQuery.name, QUERY_MS),
+    );
     if (answer.success) return { status: answer.data };
     return { problem: `its status does not parse (${firstIssueText(answer.error, 'the status')})` };
   } catch (error) {
@@ -118,37 +115,29 @@ interface Ending {
 }
 
 /** A closed run's phase from its result (a completed runbook returns its status) or its failure type. */
-async function howItEnded(
-  rb: RunbookClient,
-  handle: WorkflowHandle,
-  executionStatus: string,
-): Promise<Ending> {
-  try {
-    const result = RunbookStatus.safeParse(await rb.within(10_000, () => handle.result()));
+async function howItEnded(rb: RunbookReader, described: Described): Promise<Ending> {
+  const ending = await rb.reads.ending(described.workflowId, described.runId);
+  if (ending === undefined || ending.closed === 'completed') {
+    const result = RunbookStatus.safeParse(ending?.result);
     return result.success
       ? { phase: 'completed', outcome: result.data.outcome, result: result.data }
       : { phase: 'completed' };
-  } catch (error) {
-    if (!(error instanceof WorkflowFailedError)) throw error;
-    const cause = error.cause;
-    const type = cause instanceof ApplicationFailure ? (cause.type ?? undefined) : undefined;
-    const how = executionStatus.toLowerCase().replace('_', ' ');
-    const outcome = cause?.message ? `${how}: ${cause.message}` : how;
-    return { phase: phaseOfClosed(executionStatus, type), outcome };
   }
+  const how = described.status.toLowerCase().replace('_', ' ');
+  const outcome = ending.message ? `${how}: ${ending.message}` : how;
+  return { phase: phaseOfClosed(described.status, ending.failureType), outcome };
 }
 
 /** The status of a closed run no worker can replay: who and what from its input, how it ended. */
 async function rebuilt(
-  rb: RunbookClient,
-  handle: WorkflowHandle,
-  runId: string,
+  rb: RunbookReader,
+  described: Described,
   kind: RunbookKind,
   ending: Ending,
 ): Promise<RunbookStatus> {
-  const input = await startedInput(rb, handle, runId);
+  const input = await startedInput(rb, described);
   return {
-    id: handle.workflowId,
+    id: described.workflowId,
     kind,
     node: input.node ?? '?',
     module: input.module ?? '?',
@@ -163,23 +152,9 @@ async function rebuilt(
 }
 
 /** The runbook's input as it was started, from the first event of its history. */
-async function startedInput(
-  rb: RunbookClient,
-  handle: WorkflowHandle,
-  runId: string,
-): Promise<z.infer<typeof StartedInput>> {
+async function startedInput(rb: RunbookReader, described: Described): Promise<z.infer<typeof StartedInput>> {
   try {
-    const history = await rb.within(10_000, () =>
-      rb.connection.workflowService.getWorkflowExecutionHistory({
-        namespace: rb.target.namespace,
-        execution: { workflowId: handle.workflowId, runId },
-        maximumPageSize: 1,
-      }),
-    );
-    const payload =
-      history.history?.events?.[0]?.workflowExecutionStartedEventAttributes?.input?.payloads?.[0];
-    if (!payload) return {};
-    const parsed = StartedInput.safeParse(defaultPayloadConverter.fromPayload(payload));
+    const parsed = StartedInput.safeParse(await rb.reads.input(described.workflowId, described.runId));
     return parsed.success ? parsed.data : {};
   } catch {
     return {};

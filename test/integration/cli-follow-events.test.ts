@@ -3,6 +3,7 @@ import { describe, it } from 'node:test';
 import { automaticAnswer } from '../../cli/runbook/demo/story';
 import type { RunbookClient } from '../../cli/runbook/client';
 import { follow } from '../../cli/runbook/follow/follow';
+import { TemporalReads } from '../../client/temporal-reads/reads';
 import { edgeFlip } from '../../workflows';
 import { seedEdgeFlip } from '../support/edge-flip-seed';
 import { decide } from '../support/runbooks';
@@ -16,14 +17,19 @@ const AN_HOUR = 3_600_000;
 async function cliClient(world: RunbookWorld): Promise<RunbookClient & AsyncDisposable> {
   const { client, connection } = await connectHarnessClient();
   const { address, namespace } = harnessTarget();
+  const reads = new TemporalReads({ address }, namespace);
   return {
+    reads,
     client,
     connection,
     target: { address, namespace },
     taskQueue: world.taskQueue,
     within: (ms, call) => connection.withDeadline(Date.now() + ms, call),
     hasWorker: async () => true,
-    [Symbol.asyncDispose]: () => connection.close(),
+    [Symbol.asyncDispose]: () => {
+      reads.close();
+      return connection.close();
+    },
   };
 }
 

@@ -1,33 +1,28 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { WorkflowExecutionInfo } from '@temporalio/client';
-import { TypedSearchAttributes } from '@temporalio/common';
 import { listQuery } from '../../cli/runbook/list/query';
 import { formatRows, rowOf } from '../../cli/runbook/list/list';
+import type { RunInfo } from '../../client/temporal-reads/reads';
 import { MESH_KIND, MESH_NODE, MESH_PHASE, MESH_WAITING_ON } from '../../workflows/search-attributes';
 
 const BASE =
   "WorkflowType IN ('edgeFlip', 'dataPathMove', 'edgeFlipFleet', 'clearNode') AND TaskQueue = 'mesh-runbook'";
 
-function info(
-  status: string,
-  attributes: { node?: string; phase?: string; waitingOn?: string },
-): WorkflowExecutionInfo {
-  const pairs = [
-    ...(attributes.node ? [{ key: MESH_NODE, value: attributes.node }] : []),
-    { key: MESH_KIND, value: 'edge-flip' },
-    ...(attributes.phase ? [{ key: MESH_PHASE, value: attributes.phase }] : []),
-    ...(attributes.waitingOn ? [{ key: MESH_WAITING_ON, value: attributes.waitingOn }] : []),
-  ];
+function info(status: string, attributes: { node?: string; phase?: string; waitingOn?: string }): RunInfo {
   return {
     type: 'edgeFlip',
     workflowId: 'runbook-novox',
     runId: 'r1',
     taskQueue: 'mesh-runbook',
-    status: { code: 1, name: status },
+    status,
     startTime: new Date('2026-09-26T12:00:00.250Z'),
-    typedSearchAttributes: new TypedSearchAttributes(pairs),
-  } as unknown as WorkflowExecutionInfo;
+    searchAttributes: {
+      ...(attributes.node ? { [MESH_NODE.name]: attributes.node } : {}),
+      [MESH_KIND.name]: 'edge-flip',
+      ...(attributes.phase ? { [MESH_PHASE.name]: attributes.phase } : {}),
+      ...(attributes.waitingOn ? { [MESH_WAITING_ON.name]: attributes.waitingOn } : {}),
+    },
+  };
 }
 
 describe('runbook list (clearances of nodes among them)', () => {

@@ -61,7 +61,7 @@ export async function sendDecision(
   let decidedOn: Waiting | undefined;
   let sent = decision;
   if (decision.evidence === undefined) {
-    const asked = await askStatus(rb, handle, described.taskQueue);
+    const asked = await askStatus(rb, { workflowId: id, runId: '', taskQueue: described.taskQueue });
     if (!asked.status) throw new Error(`${id} cannot take a decision now: ${asked.problem ?? 'no status'}.`);
     decidedOn = gateDecidedOn(asked.status.waiting, decision);
     if (decidedOn) {

@@ -1,6 +1,6 @@
-import { defaultPayloadConverter } from '@temporalio/client';
 import type { temporal } from '@temporalio/proto';
 import { CopyProgress } from '../../../workflows/contracts';
+import { fromPayload } from '../../../client/temporal-reads/payloads';
 
 /** What a long activity (copy, verify) heartbeats, as the Temporal server holds it, and which activity. */
 export type ActivityProgress = CopyProgress & { activity: string };
@@ -22,7 +22,7 @@ export function progressOf(pending: PendingActivity[] | null | undefined): Activ
 
 function safeDecode(payload: temporal.api.common.v1.IPayload): unknown {
   try {
-    return defaultPayloadConverter.fromPayload(payload);
+    return fromPayload(payload);
   } catch {
     return undefined;
   }

@@ -19,8 +19,8 @@ export function registerStatus(runbook: Command): void {
     .action(async (id: string, options: object) => {
       const input = parseOptions(Input, { id, ...options }, ['id']);
       const runbookId = resolveRunbookId(input.id);
-      const { withClient } = load.client();
-      await withClient(async (rb) => {
+      const { withReader } = load.client();
+      await withReader(async (rb) => {
         const { observe } = load.observe();
         const observed = await observe(rb, runbookId);
         if (!observed.status) {

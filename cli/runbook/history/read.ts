@@ -26,10 +26,11 @@ export async function readNodeHistory(
  * and a worker, when one polls, answers the status query (of a closed run too, by replaying it).
  */
 export async function readRunbookHistory(rb: RunbookClient, id: string): Promise<RunbookHistory> {
-  const { handle, described, kind } = await describeRunbook(rb, id);
+  const { described, kind } = await describeRunbook(rb, id);
+  const handle = rb.client.workflow.getHandle(id);
   const history = await orUnknown(id, rb.target, () => rb.within(30_000, () => handle.fetchHistory()));
   const facts = readHistory(history.events ?? []);
   if (facts.closed?.result) return buildHistory(id, kind, facts, facts.closed.result, 'result');
-  const asked = await askStatus(rb, handle, described.taskQueue);
+  const asked = await askStatus(rb, { workflowId: id, runId: '', taskQueue: described.taskQueue });
   return buildHistory(id, kind, facts, asked.status, 'status query');
 }

@@ -1,6 +1,5 @@
 import type { Command } from 'commander';
 import { z } from 'zod';
-import type { WorkflowExecutionInfo } from '@temporalio/client';
 import { CLEARANCE_TYPE } from '../../../client/clearance-names';
 import { Name } from '../../../mesh/schemas';
 import type { Clearance } from '../../../workflows/clear-node';
@@ -8,11 +7,12 @@ import { Phase, PHASES, runbookWorkflowId } from '../../../workflows/contracts';
 import { MESH_KIND, MESH_NODE, MESH_PHASE, MESH_WAITING_ON } from '../../../workflows/search-attributes';
 import { UsageError } from '../../errors';
 import { colour, printJson, printLine } from '../../output';
-import type { RunbookClient } from '../client';
+import type { RunbookReader } from '../client';
 import { isTerminal, phaseOfClosed } from '../exit-codes';
 import { kindOfWorkflowType } from '../kinds';
 import { load } from '../lazy';
 import { listQuery, type ListFilters } from './query';
+import type { RunInfo } from '../../../client/temporal-reads/reads';
 import { parseOptions } from '../options';
 import { whereItIs } from '../render';
 import { isoSeconds } from '../time-format';
@@ -61,8 +61,8 @@ export function registerList(runbook: Command): void {
           'Leave out one of the two filters.',
         );
       }
-      const { withClient } = load.client();
-      await withClient(async (rb) => {
+      const { withReader } = load.client();
+      await withReader(async (rb) => {
         const rows = await listRows(rb, input, input.limit);
         if (input.json) return printJson(rows);
         if (rows.length === 0) return printLine(noneLine(rb.taskQueue, input));
@@ -80,22 +80,15 @@ function noneLine(taskQueue: string, filters: ListFilters): string {
   return `no runbooks${what.length > 0 ? ` ${what.join(' ')}` : ''} on task queue ${taskQueue}`;
 }
 
-async function listRows(rb: RunbookClient, filters: ListFilters, limit: number): Promise<RunbookRow[]> {
+async function listRows(rb: RunbookReader, filters: ListFilters, limit: number): Promise<RunbookRow[]> {
   const { askStatus } = load.observe();
   const rows: RunbookRow[] = [];
-  for await (const info of rb.client.workflow.list({
-    query: listQuery(rb.taskQueue, filters),
-    pageSize: limit,
-  })) {
+  for await (const info of rb.reads.list(listQuery(rb.taskQueue, filters), limit)) {
     const row = rowOf(info);
     if (info.type === CLEARANCE_TYPE) {
-      if (info.status.name === 'COMPLETED') row.where = clearedLine(await clearanceOf(rb, info));
-    } else if (info.status.name === 'RUNNING') {
-      const asked = await askStatus(
-        rb,
-        rb.client.workflow.getHandle(info.workflowId, info.runId),
-        info.taskQueue,
-      );
+      if (info.status === 'COMPLETED') row.where = clearedLine(await clearanceOf(rb, info));
+    } else if (info.status === 'RUNNING') {
+      const asked = await askStatus(rb, info);
       if (asked.status) {
         row.phase = asked.status.phase;
         row.where = whereItIs(asked.status);
@@ -109,9 +102,9 @@ async function listRows(rb: RunbookClient, filters: ListFilters, limit: number):
   return rows;
 }
 
-async function clearanceOf(rb: RunbookClient, info: WorkflowExecutionInfo): Promise<Clearance> {
-  const handle = rb.client.workflow.getHandle(info.workflowId, info.runId);
-  return (await rb.within(10_000, () => handle.result())) as Clearance;
+async function clearanceOf(rb: RunbookReader, info: RunInfo): Promise<Clearance> {
+  const ending = await rb.reads.ending(info.workflowId, info.runId);
+  return (ending?.closed === 'completed' ? ending.result : undefined) as Clearance;
 }
 
 /** What a clearance says in `list` and `history`: who looked at the node, and what they found and did. */
@@ -120,25 +113,28 @@ export function clearedLine(clearance: Clearance): string {
 }
 
 /** A row from what the visibility store holds: the runbook's own search attributes, Temporal's status. */
-export function rowOf(info: WorkflowExecutionInfo): RunbookRow {
-  const attributes = info.typedSearchAttributes;
-  const node = attributes.get(MESH_NODE) ?? info.workflowId.replace(runbookWorkflowId(''), '');
-  const said = Phase.safeParse(attributes.get(MESH_PHASE));
-  const closed = info.status.name !== 'RUNNING';
+export function rowOf(info: RunInfo): RunbookRow {
+  const attribute = (key: { name: string }) => {
+    const value = info.searchAttributes[key.name];
+    return typeof value === 'string' ? value : undefined;
+  };
+  const node = attribute(MESH_NODE) ?? info.workflowId.replace(runbookWorkflowId(''), '');
+  const said = Phase.safeParse(attribute(MESH_PHASE));
+  const closed = info.status !== 'RUNNING';
   // A run closed from outside the runbook (terminated, timed out) never published its end.
   const phase =
     closed && (!said.success || !isTerminal(said.data))
-      ? phaseOfClosed(info.status.name, undefined)
+      ? phaseOfClosed(info.status, undefined)
       : said.success
         ? said.data
         : undefined;
-  const waitingOn = closed ? undefined : attributes.get(MESH_WAITING_ON);
+  const waitingOn = closed ? undefined : attribute(MESH_WAITING_ON);
   return {
     id: info.workflowId,
-    kind: attributes.get(MESH_KIND) ?? kindOfWorkflowType(info.type) ?? info.type,
+    kind: attribute(MESH_KIND) ?? kindOfWorkflowType(info.type) ?? info.type,
     node,
     type: info.type,
-    status: info.status.name,
+    status: info.status,
     ...(phase ? { phase } : {}),
     ...(waitingOn ? { waitingOn } : {}),
     startTime: info.startTime.toISOString(),

@@ -1,0 +1,148 @@
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { promisify } from 'node:util';
+import { WorkflowFailedError } from '@temporalio/client';
+import { TemporalReads } from '../../client/temporal-reads/reads';
+import { edgeFlip } from '../../workflows';
+import { runbookWorkflowId, statusQuery } from '../../workflows/contracts';
+import { MESH_NODE } from '../../workflows/search-attributes';
+import { seedEdgeFlip } from '../support/edge-flip-seed';
+import { MESH } from '../support/mesh-cli';
+import { statusWhen, waitingAt } from '../support/runbooks';
+import { runbookWorld } from '../support/runbook-world';
+import { Scratch } from '../support/scratch';
+import { harnessTarget } from '../support/temporal';
+
+const run = promisify(execFile);
+
+/** What `status` and `list` must not load: Temporal's client and workflow SDKs, their gRPC and protobuf root. */
+const SDK = ['@temporalio/client', '@temporalio/workflow', '@temporalio/proto', '@grpc/grpc-js'];
+
+/** Written before the CLI runs (node --require): on exit, every module file the process loaded. */
+const RECORDER = `process.on('exit', () => require('node:fs').writeFileSync(process.env.MESH_TEST_LOADED_TO, JSON.stringify(Object.keys(require.cache))));\n`;
+
+describe('status and list read Temporal without its client SDK (real server, worker and Docker)', () => {
+  const scratch = new Scratch();
+  let recorder: string;
+  after(() => scratch.cleanup());
+  before(async () => {
+    recorder = join(await scratch.dir('mesh-light-reads-'), 'record-loaded.js');
+    await writeFile(recorder, RECORDER);
+  });
+
+  async function meshLoading(env: NodeJS.ProcessEnv, ...args: string[]) {
+    const loadedTo = `${recorder}.${args.join('-')}.json`;
+    const childEnv: NodeJS.ProcessEnv = {
+      ...process.env,
+      ...env,
+      MESH_TEST_LOADED_TO: loadedTo,
+      NO_COLOR: '1',
+    };
+    delete childEnv.MESH_CONFIG;
+    let outcome: { code: number; stdout: string; stderr: string };
+    try {
+      const { stdout, stderr } = await run(
+        process.execPath,
+        ['--require', recorder, MESH, 'runbook', ...args],
+        {
+          env: childEnv,
+        },
+      );
+      outcome = { code: 0, stdout, stderr };
+    } catch (error) {
+      outcome = error as { code: number; stdout: string; stderr: string };
+    }
+    const files = JSON.parse(await readFile(loadedTo, 'utf8')) as string[];
+    const packages = new Set(
+      files.flatMap((file) => /\/node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(file)?.[1] ?? []),
+    );
+    return { ...outcome, sdk: SDK.filter((name) => packages.has(name)) };
+  }
+
+  it(
+    'shows a waiting runbook in status and list, loading none of the SDK',
+    { timeout: 180_000 },
+    async () => {
+      await using world = await runbookWorld();
+      const input = await seedEdgeFlip(world, { leftovers: true });
+      const handle = await world.start(edgeFlip, input);
+      await statusWhen(handle, waitingAt('gate-apply'));
+      const env = { MESH_TASK_QUEUE: world.taskQueue };
+
+      const status = await meshLoading(env, 'status', input.node);
+      assert.equal(status.code, 3, `waiting is exit 3; stderr: ${status.stderr}`);
+      assert.match(status.stdout, /gate-apply/);
+      assert.deepEqual(status.sdk, [], 'status loaded the SDK');
+
+      const list = await meshLoading(env, 'list');
+      assert.equal(list.code, 0, list.stderr);
+      const row = list.stdout.split('\n').find((line) => line.startsWith(runbookWorkflowId(input.node)));
+      assert.match(row ?? '', /edge-flip\s+\S+\s+waiting\s+gate-apply/, list.stdout);
+      assert.deepEqual(list.sdk, [], 'list loaded the SDK');
+    },
+  );
+
+  it(
+    'reads a run as the SDK reads it: description, search attributes, query, input and end',
+    { timeout: 180_000 },
+    async () => {
+      await using world = await runbookWorld();
+      const input = await seedEdgeFlip(world, { leftovers: true });
+      const handle = await world.start(edgeFlip, input);
+      await statusWhen(handle, waitingAt('gate-apply'));
+      const { address, namespace } = harnessTarget();
+      const reads = new TemporalReads({ address }, namespace);
+      try {
+        const sdk = await handle.describe();
+        const light = await reads.describe(handle.workflowId);
+        assert.deepEqual(
+          { ...light, pendingActivities: undefined },
+          {
+            workflowId: sdk.workflowId,
+            runId: sdk.runId,
+            type: sdk.type,
+            taskQueue: sdk.taskQueue,
+            status: sdk.status.name,
+            startTime: sdk.startTime,
+            searchAttributes: light.searchAttributes,
+            pendingActivities: undefined,
+          },
+        );
+        assert.equal(light.searchAttributes[MESH_NODE.name], sdk.typedSearchAttributes.get(MESH_NODE));
+        assert.deepEqual(
+          await reads.query(handle.workflowId, '', statusQuery.name, 5_000),
+          await handle.query(statusQuery),
+        );
+        assert.deepEqual(await reads.input(handle.workflowId, sdk.runId), JSON.parse(JSON.stringify(input)));
+        assert.equal(await reads.ending(handle.workflowId), undefined, 'a running run has no end');
+
+        await handle.terminate('the operator gave up');
+        const sdkEnd = await handle.result().catch((error: unknown) => error);
+        assert.ok(sdkEnd instanceof WorkflowFailedError);
+        assert.deepEqual(await reads.ending(handle.workflowId), {
+          closed: 'terminated',
+          message: sdkEnd.cause?.message,
+        });
+        assert.equal((await reads.describe(handle.workflowId)).status, 'TERMINATED');
+      } finally {
+        reads.close();
+      }
+    },
+  );
+
+  it('says a run does not exist, and opens a new connection after the last one closed', async () => {
+    const { address, namespace } = harnessTarget();
+    const reads = new TemporalReads({ address }, namespace);
+    try {
+      await assert.rejects(reads.describe(runbookWorkflowId('nobody-here')), { name: 'RunNotFound' });
+      reads.close();
+      // A server restart closes the session as this does; the next read must not fail on the dead one.
+      assert.equal(await reads.pollers(`nobody-polls-${Date.now()}`), 0);
+    } finally {
+      reads.close();
+    }
+  });
+});
