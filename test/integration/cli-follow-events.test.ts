@@ -43,6 +43,9 @@ describe('following a runbook (CLI watch, start and demo; real server, worker an
       const handle = await world.start(edgeFlip, input);
       await using rb = await cliClient(world);
       const gates: string[] = [];
+      const warnings: string[] = [];
+      const warned = (warning: Error) => warnings.push(`${warning.name}: ${warning.message}`);
+      process.on('warning', warned);
       // Ctrl-C, as an operator would give up: a follower that never looks again then detaches, and fails.
       const givingUp = setTimeout(() => process.emit('SIGINT'), 120_000);
       try {
@@ -68,8 +71,11 @@ describe('following a runbook (CLI watch, start and demo; real server, worker an
         }
       } finally {
         clearTimeout(givingUp);
+        process.off('warning', warned);
       }
       assert.deepEqual(gates, ['gate-apply', 'approve-stop-predecessor']);
+      // Each look at a grown history must not leave a listener behind (the demo printed Node's warning).
+      assert.deepEqual(warnings, []);
     },
   );
 });

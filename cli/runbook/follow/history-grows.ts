@@ -43,13 +43,15 @@ export class HistoryGrows {
     let nextPageToken: Uint8Array | undefined;
     let first = true;
     while (!this.stop.signal.aborted) {
-      const page = await connection.withAbortSignal(this.stop.signal, () =>
-        connection.workflowService.getWorkflowExecutionHistory({
-          namespace: target.namespace,
-          execution: { workflowId: this.workflowId },
-          waitNewEvent: true,
-          ...(nextPageToken ? { nextPageToken } : {}),
-        }),
+      const page = await this.polling((signal) =>
+        connection.withAbortSignal(signal, () =>
+          connection.workflowService.getWorkflowExecutionHistory({
+            namespace: target.namespace,
+            execution: { workflowId: this.workflowId },
+            waitNewEvent: true,
+            ...(nextPageToken ? { nextPageToken } : {}),
+          }),
+        ),
       );
       // The first page is the history as it was when following began: not news.
       if ((page.history?.events?.length ?? 0) > 0 && !first) {
@@ -60,6 +62,21 @@ export class HistoryGrows {
       first = false;
       if (!page.nextPageToken || page.nextPageToken.length === 0) return;
       nextPageToken = page.nextPageToken;
+    }
+  }
+
+  /**
+   * One long poll under a signal of its own, aborted with `stop`: the SDK leaves a listener on the signal it
+   * is given for every call, and a follower polls as often as the runbook moves (Node warned at the 11th).
+   */
+  private async polling<T>(poll: (signal: AbortSignal) => Promise<T>): Promise<T> {
+    const own = new AbortController();
+    const abort = () => own.abort();
+    this.stop.signal.addEventListener('abort', abort, { once: true });
+    try {
+      return await poll(own.signal);
+    } finally {
+      this.stop.signal.removeEventListener('abort', abort);
     }
   }
 }
