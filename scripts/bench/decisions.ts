@@ -1,6 +1,6 @@
-import type { Client } from '@temporalio/client';
+import { ServiceError, type Client, type WorkflowHandle } from '@temporalio/client';
 import { defaultPayloadConverter } from '@temporalio/common';
-import { decideUpdate, statusQuery, type Waiting } from '../../workflows/contracts';
+import { decideUpdate, statusQuery, type RunbookStatus, type Waiting } from '../../workflows/contracts';
 import { MESH_WAITING_ON } from '../../workflows/search-attributes';
 
 /** A wait the bench answered: when the runbook began to wait, when the bench saw it, when it decided. */
@@ -11,6 +11,25 @@ export interface AnsweredWait {
   since: number;
   seenAt: number;
   decidedAt: number;
+}
+
+/** How long the bench asks a runbook's status again while the server times the query out. */
+const QUERY_PATIENCE_MS = 120_000;
+
+/**
+ * The runbook's status, asked again as an operator would when the server gives up on the query: with 50
+ * flips at once on two cores a query can take longer than the server's own deadline, which is the machine's
+ * load, not the runbook losing track.
+ */
+export async function statusOf(handle: WorkflowHandle): Promise<RunbookStatus> {
+  const deadline = Date.now() + QUERY_PATIENCE_MS;
+  for (;;) {
+    try {
+      return await handle.query(statusQuery);
+    } catch (error) {
+      if (!(error instanceof ServiceError) || Date.now() >= deadline) throw error;
+    }
+  }
 }
 
 /** The runbook waits for something the bench does not answer (a real problem, not a pre-answered gate). */
@@ -65,7 +84,7 @@ export async function answerUntilClosed(
       const gate = gateIn(event);
       if (gate === undefined) continue;
       const seenAt = Date.now();
-      const waiting = (await handle.query(statusQuery)).waiting;
+      const waiting = (await statusOf(handle)).waiting;
       if (!waiting || waiting.gate !== gate) continue;
       const action = answer(waiting);
       if (action === undefined) throw new UnexpectedWait(waiting);

@@ -5,9 +5,9 @@ import { readNodeAgentState } from '../../mesh/local/node-store';
 import { seedEdgeScenario } from '../../mesh/local/scenarios/edge-flip-incident';
 import { freeLocalPort } from '../../worker/ports';
 import { edgeFlip } from '../../workflows';
-import { statusQuery, Timings, type EdgeFlipInputArg, type RunbookStatus } from '../../workflows/contracts';
+import { Timings, type EdgeFlipInputArg, type RunbookStatus } from '../../workflows/contracts';
 import type { BenchEnv } from './bench-env';
-import { answerUntilClosed, edgeFlipAnswer, UnexpectedWait, type AnsweredWait } from './decisions';
+import { answerUntilClosed, edgeFlipAnswer, statusOf, UnexpectedWait, type AnsweredWait } from './decisions';
 import { ContainerEventLog } from './docker-events';
 import { historyFacts } from './history-facts';
 import { stepTimings, type StepTiming } from './step-overhead';
@@ -163,7 +163,7 @@ export async function flipThroughExecutor(
   } catch (error) {
     if (!(error instanceof WorkflowFailedError)) throw error;
     failure ??= error.cause?.message ?? error.message;
-    status = await handle.query(statusQuery);
+    status = await statusOf(handle);
   }
   const wallMs = Date.now() - started;
   const facts = historyFacts(await handle.fetchHistory());
