@@ -12,7 +12,7 @@ import { MESH_NODE } from '../../workflows/search-attributes';
 import { seedEdgeFlip } from '../support/edge-flip-seed';
 import { MESH } from '../support/mesh-cli';
 import { statusWhen, waitingAt } from '../support/runbooks';
-import { runbookWorld } from '../support/runbook-world';
+import { runbookWorld, type RunbookWorld } from '../support/runbook-world';
 import { Scratch } from '../support/scratch';
 import { harnessTarget } from '../support/temporal';
 
@@ -23,6 +23,14 @@ const SDK = ['@temporalio/client', '@temporalio/workflow', '@temporalio/proto', 
 
 /** Written before the CLI runs (node --require): on exit, every module file the process loaded. */
 const RECORDER = `process.on('exit', () => require('node:fs').writeFileSync(process.env.MESH_TEST_LOADED_TO, JSON.stringify(Object.keys(require.cache))));\n`;
+
+/** An edge flip on a node with the incident's leftovers: it waits at gate-apply, held. */
+async function heldAtGateApply(world: RunbookWorld) {
+  const input = await seedEdgeFlip(world, { leftovers: true });
+  const handle = await world.start(edgeFlip, input);
+  await statusWhen(handle, waitingAt('gate-apply'));
+  return { input, handle };
+}
 
 describe('status and list read Temporal without its client SDK (real server, worker and Docker)', () => {
   const scratch = new Scratch();
@@ -67,9 +75,7 @@ describe('status and list read Temporal without its client SDK (real server, wor
     { timeout: 180_000 },
     async () => {
       await using world = await runbookWorld();
-      const input = await seedEdgeFlip(world, { leftovers: true });
-      const handle = await world.start(edgeFlip, input);
-      await statusWhen(handle, waitingAt('gate-apply'));
+      const { input } = await heldAtGateApply(world);
       const env = { MESH_TASK_QUEUE: world.taskQueue };
 
       const status = await meshLoading(env, 'status', input.node);
@@ -90,9 +96,7 @@ describe('status and list read Temporal without its client SDK (real server, wor
     { timeout: 180_000 },
     async () => {
       await using world = await runbookWorld();
-      const input = await seedEdgeFlip(world, { leftovers: true });
-      const handle = await world.start(edgeFlip, input);
-      await statusWhen(handle, waitingAt('gate-apply'));
+      const { input, handle } = await heldAtGateApply(world);
       const { address, namespace } = harnessTarget();
       const reads = new TemporalReads({ address }, namespace);
       try {
