@@ -56,7 +56,10 @@ export async function withReader<T>(run: (reader: RunbookReader) => Promise<T>):
   const reader = readerOf(connectOptions, target);
   try {
     await reader.hasWorker(reader.taskQueue).catch(async (error: unknown) => {
-      if (error instanceof grpcModule().GrpcError && !TRANSPORT_CODES.has(error.code)) throw error;
+      const { GrpcCode, GrpcError } = grpcModule();
+      // These say the connection failed, not the call: not gRPC there, nobody answering, or refused.
+      const transport = [GrpcCode.UNKNOWN, GrpcCode.UNAVAILABLE, GrpcCode.UNAUTHENTICATED] as number[];
+      if (error instanceof GrpcError && !transport.includes(error.code)) throw error;
       const failure = await connectionFailure(connectOptions, error);
       throw failure.misconfigured ? new UsageError(failure.sentence, failure.suggestion) : failure;
     });
@@ -65,9 +68,6 @@ export async function withReader<T>(run: (reader: RunbookReader) => Promise<T>):
     reader.reads.close();
   }
 }
-
-/** gRPC codes that say the connection, not the call, failed: UNKNOWN (not gRPC), UNAVAILABLE, UNAUTHENTICATED. */
-const TRANSPORT_CODES = new Set<number>([2, 14, 16]);
 
 function readerOf(connectOptions: TemporalConnectionOptions, target: TemporalTarget): RunbookReader {
   const reads = new (readsModule().TemporalReads)(connectOptions, target.namespace);

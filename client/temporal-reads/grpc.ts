@@ -2,7 +2,13 @@ import { connect, constants, type ClientHttp2Session, type OutgoingHttpHeaders }
 import type { TemporalConnectionOptions } from '../../config';
 
 /** gRPC's status codes that the reads tell apart; any other is reported by its number and message. */
-export const GrpcCode = { DEADLINE_EXCEEDED: 4, NOT_FOUND: 5, UNAVAILABLE: 14 } as const;
+export const GrpcCode = {
+  UNKNOWN: 2,
+  DEADLINE_EXCEEDED: 4,
+  NOT_FOUND: 5,
+  UNAVAILABLE: 14,
+  UNAUTHENTICATED: 16,
+} as const;
 
 export class GrpcError extends Error {
   override readonly name = 'GrpcError';
