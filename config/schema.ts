@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { DockerEndpoint } from '../docker/endpoint-config';
 import { AbsolutePath, Name } from '../mesh/schemas';
-import type * as Plans from '../workflows/plans';
+import { DECISION_POINTS } from '../workflows/plans';
 import { RunbookPolicy } from '../workflows/policy';
 import { Duration } from './duration';
 import { WebhookConfig } from './webhook';
@@ -95,17 +95,10 @@ const Reminders = z
     everyMs: every ?? everyMs,
   }));
 
-/**
- * The plans are the runbooks' own modules (workflow code and all); loaded when a config names a gate, so a
- * command that reads a config without a policy (`status`, `list`) does not load every runbook.
- */
-// eslint-disable-next-line @typescript-eslint/no-require-imports -- see above
-const decisionPoints = () => (require('../workflows/plans') as typeof Plans).DECISION_POINTS;
-
 /** A gate the plans know: a misspelt one would silently leave the real gate without its rule. */
-const KnownGate = z.string().refine((gate) => decisionPoints().includes(gate), {
+const KnownGate = z.string().refine((gate) => DECISION_POINTS.includes(gate), {
   error: (issue) =>
-    `"${String(issue.input)}" is no gate of any runbook; the gates are ${decisionPoints().join(', ')}`,
+    `"${String(issue.input)}" is no gate of any runbook; the gates are ${DECISION_POINTS.join(', ')}`,
 });
 
 export const PolicyFile = z

@@ -1,6 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as protobuf from 'protobufjs';
+import { CALLS, SERVICE_PACKAGE as SERVICE } from '../client/temporal-reads/calls';
 
 /**
  * The part of Temporal's API that `mesh runbook status` and `list` read, cut from the SDK's own protobuf
@@ -8,14 +9,6 @@ import * as protobuf from 'protobufjs';
  * Messages named in FIELDS keep only those fields; protobuf skips the others when it decodes, so a cut
  * message still reads what the server sends. Written to client/temporal-reads/temporal-api.json.
  */
-const SERVICE = 'temporal.api.workflowservice.v1';
-const CALLS = [
-  'DescribeWorkflowExecution',
-  'DescribeTaskQueue',
-  'QueryWorkflow',
-  'GetWorkflowExecutionHistory',
-  'ListWorkflowExecutions',
-];
 
 const FIELDS: Record<string, string[]> = {
   [`${SERVICE}.DescribeWorkflowExecutionResponse`]: ['workflowExecutionInfo', 'pendingActivities'],

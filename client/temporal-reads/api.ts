@@ -1,38 +1,16 @@
 import type { temporal } from '@temporalio/proto';
 import { Root, type Type } from 'protobufjs/light';
 import subset from './temporal-api.json';
+import { SERVICE_PACKAGE as PACKAGE, type CallName } from './calls';
 import type { GrpcSession } from './grpc';
 
 type Service = typeof temporal.api.workflowservice.v1;
 
-/** The calls the reads make: request and response as Temporal's API types them. */
-interface Calls {
-  DescribeWorkflowExecution: [
-    Service['DescribeWorkflowExecutionRequest']['prototype'],
-    Service['DescribeWorkflowExecutionResponse']['prototype'],
-  ];
-  DescribeTaskQueue: [
-    Service['DescribeTaskQueueRequest']['prototype'],
-    Service['DescribeTaskQueueResponse']['prototype'],
-  ];
-  QueryWorkflow: [
-    Service['QueryWorkflowRequest']['prototype'],
-    Service['QueryWorkflowResponse']['prototype'],
-  ];
-  GetWorkflowExecutionHistory: [
-    Service['GetWorkflowExecutionHistoryRequest']['prototype'],
-    Service['GetWorkflowExecutionHistoryResponse']['prototype'],
-  ];
-  ListWorkflowExecutions: [
-    Service['ListWorkflowExecutionsRequest']['prototype'],
-    Service['ListWorkflowExecutionsResponse']['prototype'],
-  ];
-}
-export type CallName = keyof Calls;
-export type RequestOf<C extends CallName> = Partial<Calls[C][0]>;
-export type ResponseOf<C extends CallName> = Calls[C][1];
+/** Request and response of a call, as Temporal's API types them. */
+type Message<C extends CallName, Part extends 'Request' | 'Response'> = Service[`${C}${Part}`]['prototype'];
+export type RequestOf<C extends CallName> = Partial<Message<C, 'Request'>>;
+export type ResponseOf<C extends CallName> = Message<C, 'Response'>;
 
-const PACKAGE = 'temporal.api.workflowservice.v1';
 let root: Root | undefined;
 const typeOf = (name: string): Type => (root ??= Root.fromJSON(subset)).lookupType(`${PACKAGE}.${name}`);
 

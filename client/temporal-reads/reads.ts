@@ -1,6 +1,7 @@
 import type { google, temporal } from '@temporalio/proto';
 import type { TemporalConnectionOptions } from '../../config';
-import { call, type CallName, type RequestOf, type ResponseOf } from './api';
+import { call, type RequestOf, type ResponseOf } from './api';
+import type { CallName } from './calls';
 import { GrpcCode, GrpcError, GrpcSession } from './grpc';
 import { firstValue, searchAttributes } from './payloads';
 

@@ -1,6 +1,6 @@
 import type { temporal } from '@temporalio/proto';
 import { CopyProgress } from '../../../workflows/contracts';
-import { fromPayload } from '../../../client/temporal-reads/payloads';
+import { firstValue } from '../../../client/temporal-reads/payloads';
 
 /** What a long activity (copy, verify) heartbeats, as the Temporal server holds it, and which activity. */
 export type ActivityProgress = CopyProgress & { activity: string };
@@ -10,22 +10,12 @@ type PendingActivity = temporal.api.workflow.v1.IPendingActivityInfo;
 /** The progress of the first pending activity that heartbeats one; anything else is not progress. */
 export function progressOf(pending: PendingActivity[] | null | undefined): ActivityProgress | undefined {
   for (const activity of pending ?? []) {
-    const payload = activity.heartbeatDetails?.payloads?.[0];
-    if (!payload) continue;
-    const parsed = CopyProgress.safeParse(safeDecode(payload));
+    const parsed = CopyProgress.safeParse(firstValue(activity.heartbeatDetails));
     if (parsed.success && parsed.data.totalBytes > 0) {
       return { ...parsed.data, activity: activity.activityType?.name ?? 'activity' };
     }
   }
   return undefined;
-}
-
-function safeDecode(payload: temporal.api.common.v1.IPayload): unknown {
-  try {
-    return fromPayload(payload);
-  } catch {
-    return undefined;
-  }
 }
 
 const WIDTH = 24;
