@@ -3,6 +3,8 @@
 // new as every source file; otherwise the TypeScript itself through tsx, so an edit never runs stale code.
 const { compiledIsFresh } = require('./compiled');
 
+require('./lazy-zod-locales').deferZodLocales();
+
 if (compiledIsFresh()) {
   require('../dist/cli/main.js');
 } else {

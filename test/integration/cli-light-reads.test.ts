@@ -21,6 +21,9 @@ const run = promisify(execFile);
 /** What `status` and `list` must not load: Temporal's client and workflow SDKs, their gRPC and protobuf root. */
 const SDK = ['@temporalio/client', '@temporalio/workflow', '@temporalio/proto', '@grpc/grpc-js'];
 
+/** zod's locales but English, which its entry loads: 63 modules mesh never uses (see bin/lazy-zod-locales.js). */
+const OTHER_ZOD_LOCALE = /\/node_modules\/zod\/v4\/locales\/(?!en\.cjs$|index\.cjs$)[^/]+$/;
+
 /** Written before the CLI runs (node --require): on exit, every module file the process loaded. */
 const RECORDER = `process.on('exit', () => require('node:fs').writeFileSync(process.env.MESH_TEST_LOADED_TO, JSON.stringify(Object.keys(require.cache))));\n`;
 
@@ -67,11 +70,12 @@ describe('status and list read Temporal without its client SDK (real server, wor
     const packages = new Set(
       files.flatMap((file) => /\/node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(file)?.[1] ?? []),
     );
-    return { ...outcome, sdk: SDK.filter((name) => packages.has(name)) };
+    const zodLocales = files.filter((file) => OTHER_ZOD_LOCALE.test(file)).length;
+    return { ...outcome, sdk: SDK.filter((name) => packages.has(name)), zodLocales };
   }
 
   it(
-    'shows a waiting runbook in status and list, loading none of the SDK',
+    "shows a waiting runbook in status and list, loading none of the SDK nor zod's other locales",
     { timeout: 180_000 },
     async () => {
       await using world = await runbookWorld();
@@ -82,12 +86,14 @@ describe('status and list read Temporal without its client SDK (real server, wor
       assert.equal(status.code, 3, `waiting is exit 3; stderr: ${status.stderr}`);
       assert.match(status.stdout, /gate-apply/);
       assert.deepEqual(status.sdk, [], 'status loaded the SDK');
+      assert.equal(status.zodLocales, 0, "status loaded zod's locales");
 
       const list = await meshLoading(env, 'list');
       assert.equal(list.code, 0, list.stderr);
       const row = list.stdout.split('\n').find((line) => line.startsWith(runbookWorkflowId(input.node)));
       assert.match(row ?? '', /edge-flip\s+\S+\s+waiting\s+gate-apply/, list.stdout);
       assert.deepEqual(list.sdk, [], 'list loaded the SDK');
+      assert.equal(list.zodLocales, 0, "list loaded zod's locales");
     },
   );
 
