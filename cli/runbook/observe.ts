@@ -64,11 +64,12 @@ export async function observe(rb: RunbookReader, id: string): Promise<Observatio
   const progress = progressOf(described.pendingActivities);
   if (progress) observation.progress = progress;
 
-  const asked = await askStatus(rb, described);
+  const ending = observation.closed ? await howItEnded(rb, described) : undefined;
+  // A completed runbook returned its status: asking a worker to replay its whole history adds nothing.
+  const asked = ending?.result ? { status: ending.result } : await askStatus(rb, described);
   if (asked.status) observation.status = asked.status;
 
-  if (observation.closed) {
-    const ending = await howItEnded(rb, described);
+  if (ending) {
     if (observation.status && !isTerminal(observation.status.phase)) {
       // Closed from outside the runbook (terminated, timed out): its last status never reached an end.
       observation.status = {

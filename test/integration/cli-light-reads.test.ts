@@ -5,13 +5,14 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { promisify } from 'node:util';
 import { WorkflowFailedError } from '@temporalio/client';
+import { temporal } from '@temporalio/proto';
 import { TemporalReads } from '../../client/temporal-reads/reads';
 import { edgeFlip } from '../../workflows';
 import { runbookWorkflowId, statusQuery } from '../../workflows/contracts';
 import { MESH_NODE } from '../../workflows/search-attributes';
 import { seedEdgeFlip } from '../support/edge-flip-seed';
 import { MESH } from '../support/mesh-cli';
-import { statusWhen, waitingAt } from '../support/runbooks';
+import { decide, statusWhen, waitingAt } from '../support/runbooks';
 import { runbookWorld, type RunbookWorld } from '../support/runbook-world';
 import { Scratch } from '../support/scratch';
 import { harnessTarget } from '../support/temporal';
@@ -94,6 +95,50 @@ describe('status and list read Temporal without its client SDK (real server, wor
       assert.match(row ?? '', /edge-flip\s+\S+\s+waiting\s+gate-apply/, list.stdout);
       assert.deepEqual(list.sdk, [], 'list loaded the SDK');
       assert.equal(list.zodLocales, 0, "list loaded zod's locales");
+    },
+  );
+
+  it(
+    'shows a completed runbook from its result, asking no worker to replay its history for a query',
+    { timeout: 180_000 },
+    async () => {
+      await using world = await runbookWorld();
+      const input = await seedEdgeFlip(world);
+      const handle = await world.start(edgeFlip, input);
+      await statusWhen(handle, waitingAt('approve-stop-predecessor'));
+      await decide(handle, 'approve');
+      const result = await handle.result();
+      await world.stopWorkers();
+
+      // Stands in for the worker: whatever task the server hands to this queue's poller comes here.
+      const polling = new AbortController();
+      const { connection, workflowService } = world.client;
+      const polled = connection.withAbortSignal(polling.signal, () =>
+        connection.withDeadline(Date.now() + 60_000, () =>
+          workflowService.pollWorkflowTaskQueue({
+            namespace: harnessTarget().namespace,
+            taskQueue: {
+              name: world.taskQueue,
+              kind: temporal.api.enums.v1.TaskQueueKind.TASK_QUEUE_KIND_NORMAL,
+            },
+            identity: 'stand-in worker (test)',
+          }),
+        ),
+      );
+      const handed = polled.then(
+        (task) => (task.query ? `a query of ${task.query.queryType ?? '?'}` : 'a workflow task'),
+        (error: unknown) => (polling.signal.aborted ? undefined : `a failed poll: ${String(error)}`),
+      );
+      try {
+        const status = await meshLoading({ MESH_TASK_QUEUE: world.taskQueue }, 'status', input.node);
+        assert.equal(status.code, 0, status.stderr);
+        assert.match(status.stdout, /completed/);
+        for (const step of result.steps) assert.match(status.stdout, new RegExp(step.name));
+        const settled = await Promise.race([handed, new Promise((ok) => setTimeout(ok, 1_000, 'nothing'))]);
+        assert.equal(settled, 'nothing', 'status asked a worker to replay the completed runbook');
+      } finally {
+        polling.abort();
+      }
     },
   );
 
