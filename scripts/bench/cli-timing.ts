@@ -66,16 +66,21 @@ async function alternated(contenders: Contender[], samples: number): Promise<Cli
 }
 
 /**
- * `mesh --help`, `mesh runbook status <node>` and `mesh runbook list` against the bench's live server, and
- * `mesh runbook status <node>` where nothing listens, `samples` times each (sequentially); with the floors
- * they stand on: node starting and exiting, and node loading Temporal's client SDK. With $MESH_BENCH_CLI_BASELINE
- * set, that CLI takes its turn beside this one in every command.
+ * `mesh --help`, `mesh runbook status <node>` (a completed flip's) and `mesh runbook list` (the bench's
+ * runbooks) against the bench's live server, and `mesh runbook status <node>` where nothing listens,
+ * `samples` times each (sequentially); with the floors they stand on: node starting and exiting, and node
+ * loading Temporal's client SDK. With $MESH_BENCH_CLI_BASELINE set, that CLI takes its turn beside this one
+ * in every command.
  */
-export async function timeCli(address: string, node: string, samples: number): Promise<CliTiming[]> {
+export async function timeCli(
+  server: { address: string; taskQueue: string },
+  node: string,
+  samples: number,
+): Promise<CliTiming[]> {
   const base: NodeJS.ProcessEnv = { ...process.env, TEMPORAL_NAMESPACE: 'default', NO_COLOR: '1' };
   delete base.MESH_CONFIG;
   delete base[BASELINE_ENV];
-  const live = { ...base, TEMPORAL_ADDRESS: address };
+  const live = { ...base, TEMPORAL_ADDRESS: server.address, MESH_TASK_QUEUE: server.taskQueue };
   const closed = { ...base, TEMPORAL_ADDRESS: `127.0.0.1:${await freeLocalPort()}` };
   const baseline = process.env[BASELINE_ENV];
   const clis = [{ bin: MESH, suffix: '' }, ...(baseline ? [{ bin: baseline, suffix: ' [baseline]' }] : [])];

@@ -42,15 +42,22 @@ async function bench(env: BenchEnv, options: BenchOptions): Promise<BenchResult>
   const windowMs = timings.stabilityWindowMs;
   const idleRss = env.worker.rss();
   const usesExecutor = options.contenders.some((c) => c.startsWith('executor')) || options.scale.length > 0;
-  if (options.warmup && usesExecutor) {
-    const warm = await runContender(env, 'executor', 0, windowMs);
+  // The CLI is timed on a completed flip's status, as an operator asks after one: the warm-up's, at least.
+  const cliNeedsFlip = options.cli && !options.contenders.includes('executor');
+  const warm =
+    (options.warmup && usesExecutor) || cliNeedsFlip
+      ? await runContender(env, 'executor', 0, windowMs)
+      : undefined;
+  if (warm)
     log(`warm-up flip: ${warm.ok ? `${(warm.wallMs / 1000).toFixed(2)} s` : `FAILED: ${warm.failure}`}`);
-  }
   env.worker.resetPeak();
   const runs = await rounds(env, options, windowMs);
   const peakRss = env.worker.peakRss();
-  const lastRunbookNode = runs.filter((run) => run.executor).at(-1)?.executor?.node ?? 'bench-none';
-  const cli = options.cli ? await timeCli(env.address, lastRunbookNode, options.cliSamples) : undefined;
+  const completed = [warm, ...runs].filter((run) => run?.contender === 'executor' && run.ok);
+  const statusNode = completed.at(-1)?.executor?.node ?? 'bench-none';
+  const cli = options.cli
+    ? await timeCli({ address: env.address, taskQueue: env.taskQueue }, statusNode, options.cliSamples)
+    : undefined;
   if (cli) log('CLI timed');
   const scale: ScaleResult[] = [];
   for (const count of options.scale) {
