@@ -130,7 +130,9 @@ export function renderReport(result: BenchResult): string {
   const o = result.options;
   const load = (l: number[]) => l.map((v) => v.toFixed(1)).join(' ');
   return [
-    `mesh runbook bench: edge flip, ${o.rounds} round(s) alternating ${o.contenders.join(', ')}${o.warmup ? ' after one warm-up flip' : ', no warm-up'}`,
+    o.contenders.length > 0
+      ? `mesh runbook bench: edge flip, ${o.rounds} round(s) alternating ${o.contenders.join(', ')}${o.warmup ? ' after one warm-up flip' : ', no warm-up'}`
+      : 'mesh runbook bench: the CLI only, after one edge flip for it to show',
     `${result.machine.cpus} cpus, load ${load(result.machine.loadAtStart)} -> ${load(result.machine.loadAtEnd)}, node ${result.machine.node}`,
     `executor timings (the runbook's defaults): ${Object.entries(result.timings)
       .map(([k, v]) => `${k} ${v}`)
