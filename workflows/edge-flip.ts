@@ -9,7 +9,7 @@ import { judgeRemoval } from './runbook/judge-removal';
 import { ContainerMemory } from './runbook/memory';
 import { openRunbook } from './runbook/open';
 import { probeOnce, probeUntilServed, type ProbeTarget } from './runbook/probe';
-import { REVISION_2 } from './runbook/revision';
+import { PARALLEL_READS, REVISION_2 } from './runbook/revision';
 import type { Look } from './runbook/runbook';
 import { GATE_APPLY, PREFLIGHT } from './runbook/step-declarations';
 import { pushNode } from './runbook/shared-steps';
@@ -189,19 +189,39 @@ export async function edgeFlip(rawInput: EdgeFlipInputArg): Promise<RunbookStatu
   }
 }
 
+/** The node as the flip needs it: the predecessor runs and serves every name, the successor does not run. */
 async function preflight(input: EdgeFlipInput): Promise<string> {
   const { node, module, predecessor } = input;
-  const predecessorRunning = await act.runningModuleContainers({ node, module: predecessor });
-  if (predecessorRunning.length === 0)
-    throw refuse(`predecessor ${predecessor} has no running container on ${node}`);
-  const successorRunning = await act.runningModuleContainers({ node, module });
-  if (successorRunning.length > 0)
-    throw refuse(`successor ${module} is already running on ${node}: ${successorRunning.join(', ')}`);
-  const served = await probeOnce({
-    address: input.publicAddress,
-    names: input.publicNames,
-    expectStatus: input.expectStatus,
-  });
-  if (!served.ok) throw refuse(`the predecessor does not serve the public names now: ${served.summary}`);
+  const predecessorRuns = () => act.runningModuleContainers({ node, module: predecessor });
+  const successorRuns = () => act.runningModuleContainers({ node, module });
+  const served = () =>
+    probeOnce({ address: input.publicAddress, names: input.publicNames, expectStatus: input.expectStatus });
+  if (patched(PARALLEL_READS)) {
+    const [running, successorRunning, answers] = await Promise.all([
+      predecessorRuns(),
+      successorRuns(),
+      served(),
+    ]);
+    refuseUnlessPredecessorRuns(input, running);
+    refuseWhenSuccessorRuns(input, successorRunning);
+    refuseUnlessServed(answers);
+  } else {
+    refuseUnlessPredecessorRuns(input, await predecessorRuns());
+    refuseWhenSuccessorRuns(input, await successorRuns());
+    refuseUnlessServed(await served());
+  }
   return `${predecessor} serves ${input.publicNames.length} name(s); ${module} not running`;
+}
+
+function refuseUnlessPredecessorRuns({ node, predecessor }: EdgeFlipInput, running: string[]): void {
+  if (running.length === 0) throw refuse(`predecessor ${predecessor} has no running container on ${node}`);
+}
+
+function refuseWhenSuccessorRuns({ node, module }: EdgeFlipInput, running: string[]): void {
+  if (running.length > 0)
+    throw refuse(`successor ${module} is already running on ${node}: ${running.join(', ')}`);
+}
+
+function refuseUnlessServed(served: { ok: boolean; summary: string }): void {
+  if (!served.ok) throw refuse(`the predecessor does not serve the public names now: ${served.summary}`);
 }

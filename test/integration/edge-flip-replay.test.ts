@@ -65,6 +65,8 @@ describe('the runbooks replay their committed histories', () => {
     { file: 'edge-flip-incident-take.revision-1.json', takes: true, updates: 3 },
     // Revision 2: locks, node queues, the recheck after approval, the clean flip.
     { file: 'edge-flip-happy.before-act-heartbeat-10s.json', takes: false, updates: 1 },
+    { file: 'edge-flip-happy.before-parallel-reads.json', takes: false, updates: 1 },
+    { file: 'edge-flip-incident-take.before-parallel-reads.json', takes: true, updates: 3 },
     { file: 'edge-flip-happy.json', takes: false, updates: 1 },
     { file: 'edge-flip-incident-take.json', takes: true, updates: 3 },
   ];
@@ -82,6 +84,7 @@ describe('the runbooks replay their committed histories', () => {
 
   for (const file of [
     'data-path-move-recreate.before-act-heartbeat-10s.json',
+    'data-path-move-recreate.before-parallel-reads.json',
     'data-path-move-recreate.json',
   ])
     it(`${file} (unrecreated-volume → recreate → remove, revision 2) replays against the current workflow code`, async () => {
@@ -100,40 +103,45 @@ describe('the runbooks replay their committed histories', () => {
       await Worker.runReplayHistory(current(), history, workflowIdOf(history));
     });
 
-  it('edge-flip-fleet.json (a fleet of two: canary approved, held node taken and approved, each on itself) replays', async () => {
-    const history = readHistory('edge-flip-fleet.json');
-    const events = history.events ?? [];
-    const children = events.flatMap((e) => {
-      const id = e.startChildWorkflowExecutionInitiatedEventAttributes?.workflowId;
-      return id ? [id] : [];
+  for (const file of ['edge-flip-fleet.before-parallel-reads.json', 'edge-flip-fleet.json'])
+    it(`${file} (a fleet of two: canary approved, held node taken and approved, each on itself) replays`, async () => {
+      const history = readHistory(file);
+      const events = history.events ?? [];
+      const children = events.flatMap((e) => {
+        const id = e.startChildWorkflowExecutionInitiatedEventAttributes?.workflowId;
+        return id ? [id] : [];
+      });
+      assert.deepEqual(children, [
+        runbookWorkflowId('hist-fleet-canary'),
+        runbookWorkflowId('hist-fleet-held'),
+      ]);
+      const reports = events.filter(
+        (e) => e.workflowExecutionSignaledEventAttributes?.signalName === 'childReport',
+      );
+      assert.ok(reports.length >= 4, `the nodes reported their waits: ${reports.length}`);
+      assert.equal(acceptedUpdates(history), 0, 'every decision was taken on the nodes themselves');
+      await Worker.runReplayHistory(current(), history, fleetWorkflowId('route-proxy'));
     });
-    assert.deepEqual(children, [
-      runbookWorkflowId('hist-fleet-canary'),
-      runbookWorkflowId('hist-fleet-held'),
-    ]);
-    const reports = events.filter(
-      (e) => e.workflowExecutionSignaledEventAttributes?.signalName === 'childReport',
-    );
-    assert.ok(reports.length >= 4, `the nodes reported their waits: ${reports.length}`);
-    assert.equal(acceptedUpdates(history), 0, 'every decision was taken on the nodes themselves');
-    await Worker.runReplayHistory(current(), history, fleetWorkflowId('route-proxy'));
-  });
 
-  it("edge-flip-fleet-child-held.json (a fleet's node: held → take → approve, reporting to its fleet) replays", async () => {
-    const history = readHistory('edge-flip-fleet-child-held.json');
-    const events = history.events ?? [];
-    assert.ok(activityTypes(history).includes('takeModule'));
-    assert.ok(activityTypes(history).includes('stopModuleContainers'));
-    const signalled = events.filter(
-      (e) => e.signalExternalWorkflowExecutionInitiatedEventAttributes?.signalName === 'childReport',
-    );
-    assert.ok(signalled.length >= 4, `the node told its fleet of its waits: ${signalled.length}`);
-    assert.equal(
-      events[0]?.workflowExecutionStartedEventAttributes?.parentWorkflowExecution?.workflowId,
-      fleetWorkflowId('route-proxy'),
-    );
-    await Worker.runReplayHistory(current(), history, workflowIdOf(history));
-  });
+  for (const file of [
+    'edge-flip-fleet-child-held.before-parallel-reads.json',
+    'edge-flip-fleet-child-held.json',
+  ])
+    it(`${file} (a fleet's node: held → take → approve, reporting to its fleet) replays`, async () => {
+      const history = readHistory(file);
+      const events = history.events ?? [];
+      assert.ok(activityTypes(history).includes('takeModule'));
+      assert.ok(activityTypes(history).includes('stopModuleContainers'));
+      const signalled = events.filter(
+        (e) => e.signalExternalWorkflowExecutionInitiatedEventAttributes?.signalName === 'childReport',
+      );
+      assert.ok(signalled.length >= 4, `the node told its fleet of its waits: ${signalled.length}`);
+      assert.equal(
+        events[0]?.workflowExecutionStartedEventAttributes?.parentWorkflowExecution?.workflowId,
+        fleetWorkflowId('route-proxy'),
+      );
+      await Worker.runReplayHistory(current(), history, workflowIdOf(history));
+    });
 
   it('revision 2 schedules reads that never heartbeat without a heartbeat timeout, copies and checksums with one', () => {
     const timeouts = new Map<string, number>();
@@ -168,6 +176,34 @@ describe('the runbooks replay their committed histories', () => {
         `${file}: a worker killed inside any of these is noticed after 10 s`,
       );
     }
+  });
+
+  it('runbooks recorded since parallel-reads send reads that do not wait on each other in one workflow task', () => {
+    const together = (file: string, names: string[]) => {
+      const tasks = new Set<string>();
+      const seen: string[] = [];
+      for (const event of readHistory(file).events ?? []) {
+        const scheduled = event.activityTaskScheduledEventAttributes;
+        const name = scheduled?.activityType?.name;
+        if (!name || seen.length === names.length || name !== names[seen.length]) continue;
+        seen.push(name);
+        tasks.add(String(scheduled.workflowTaskCompletedEventId));
+      }
+      assert.deepEqual(seen, names, `${file} schedules ${names.join(', ')}`);
+      return tasks.size;
+    };
+    const start = ['previousRun', 'runbookPolicy'];
+    const preflight = ['runningModuleContainers', 'runningModuleContainers', 'probePublicNames'];
+    for (const file of [
+      'edge-flip-happy.json',
+      'edge-flip-incident-take.json',
+      'edge-flip-fleet-child-held.json',
+    ]) {
+      assert.equal(together(file, start), 1, `${file}: the policy and the last run in one task`);
+      assert.equal(together(file, preflight), 1, `${file}: the three preflight looks in one task`);
+    }
+    assert.equal(together('data-path-move-recreate.json', start), 1);
+    assert.equal(together('edge-flip-happy.before-parallel-reads.json', preflight), 3, 'recorded one by one');
   });
 
   it('a workflow with one step added before preflight fails replay with a DeterminismViolationError', async () => {

@@ -14,6 +14,7 @@ import {
   type RunbookStatus,
 } from '../contracts';
 import { logContext } from '../interceptors';
+import type { LastRun } from '../../client/last-run';
 import type { RunbookPolicy } from '../policy';
 import { noticeDeadWorkersSooner, routeNodeWorkToNodes, settings } from './activities';
 import { Compensations } from './compensation';
@@ -24,7 +25,7 @@ import { Locks } from './locks';
 import { parentReporter } from './parent-report';
 import { listedSteps, type RunbookPlan } from './plan';
 import { Progress } from './progress';
-import { QUICK_DEAD_WORKER } from './revision';
+import { PARALLEL_READS, QUICK_DEAD_WORKER } from './revision';
 import { Runbook } from './runbook';
 import { LOCKS } from './step-declarations';
 import { searchAttributePublisher } from './visibility';
@@ -76,6 +77,8 @@ export async function openRunbook<P extends RunbookPlan>(
     tellFleet(status);
   });
   logContext.step = 'start';
+  // Read beside the policy; runbooks recorded before PARALLEL_READS read it after, in refuseUncleared.
+  const lastRun = plan.revision >= 2 && operatorUi && patched(PARALLEL_READS) ? readLastRun() : undefined;
   // The worker parsed it from its config; the history keeps what applied.
   const policy: RunbookPolicy | undefined = operatorUi ? await settings.runbookPolicy() : undefined;
   const decisions = new Decisions(progress, policy);
@@ -83,7 +86,7 @@ export async function openRunbook<P extends RunbookPlan>(
   const undo = new Compensations(progress, plan.revision >= 2 ? decisions : undefined);
   const locks = new Locks();
   try {
-    if (plan.revision >= 2) await refuseUncleared(node);
+    if (plan.revision >= 2) await refuseUncleared(node, lastRun ?? readLastRun());
     if (identity.touches) await takeLocks(locks, identity.touches, progress);
     return await script(new Runbook(plan, progress, decisions, undo, identity.predicted));
   } catch (error) {
@@ -93,10 +96,17 @@ export async function openRunbook<P extends RunbookPlan>(
   }
 }
 
-/** A node whose last runbook could not roll back is in a state no runbook knows: a person looks first. */
-async function refuseUncleared(node: string): Promise<void> {
+/** The node's last run before this one, read now; a failed read is thrown where it is awaited. */
+function readLastRun(): Promise<LastRun> {
   const { workflowId, runId } = workflowInfo();
-  const previous = await settings.previousRun({ workflowId, runId });
+  const read = settings.previousRun({ workflowId, runId });
+  read.catch(() => undefined);
+  return read;
+}
+
+/** A node whose last runbook could not roll back is in a state no runbook knows: a person looks first. */
+async function refuseUncleared(node: string, lastRun: Promise<LastRun>): Promise<void> {
+  const previous = await lastRun;
   if (previous.kind !== 'runbook' || previous.failureType !== FAILURE.rollbackFailed) return;
   throw ApplicationFailure.nonRetryable(
     `The last runbook on ${node} (${previous.type}, run ${previous.runId}) ended with its rollback failed (${previous.outcome ?? 'no outcome'}); look at ${node}, then clear it: mesh runbook clear ${node} --reason "<what you found and did>".`,

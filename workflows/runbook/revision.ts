@@ -28,3 +28,9 @@ export const MAX_REMINDER_BACKOFF = 48;
  * Docker call on a live worker is not timed out. Runbooks recorded before schedule with 30 s and replay.
  */
 export const QUICK_DEAD_WORKER = 'act-heartbeat-10s';
+
+/**
+ * Reads that do not depend on each other go out together: the worker's policy with the node's last run,
+ * and the edge flip's three preflight looks. Runbooks recorded before read them one after the other.
+ */
+export const PARALLEL_READS = 'parallel-reads';
