@@ -127,10 +127,31 @@ export async function edgeFlip(rawInput: EdgeFlipInputArg): Promise<RunbookStatu
       return probed.ok ? { ok: true, note: `${containers.note}; ${probed.note}` } : probed;
     }
 
-    async function noPredecessorLeft(): Promise<Look> {
+    function predecessorLeft(): Promise<string[]> {
+      return act.runningModuleContainers({ node, module: predecessor });
+    }
+
+    /** The clean push judged, and the predecessor's running containers looked at once its report is in. */
+    async function judgeWithPredecessorLeft(): Promise<[Look, string[]]> {
+      let reported = (): void => undefined;
+      const report = new Promise<void>((resolve) => (reported = resolve));
+      return Promise.all([
+        judgePush({ node, module }, cleanPush, timings, { settled: true, memory, onReport: reported }),
+        report.then(predecessorLeft),
+      ]);
+    }
+
+    /** As runbooks recorded before PARALLEL_READS look: the running containers only after a clean verdict. */
+    async function judgeThenPredecessorLeft(): Promise<[Look, string[]]> {
       const look = await judgePush({ node, module }, cleanPush, timings, { settled: true, memory });
+      return [look, look.ok ? await predecessorLeft() : []];
+    }
+
+    async function noPredecessorLeft(): Promise<Look> {
+      const [look, left] = patched(PARALLEL_READS)
+        ? await judgeWithPredecessorLeft()
+        : await judgeThenPredecessorLeft();
       if (!look.ok) return look;
-      const left = await act.runningModuleContainers({ node, module: predecessor });
       if (left.length === 0) return { ok: true, note: `${look.note}; no container of ${predecessor} runs` };
       const why = `${predecessor} is unassigned but ${left.join(', ')} still run on ${node}`;
       return {

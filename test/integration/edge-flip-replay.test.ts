@@ -179,21 +179,25 @@ describe('the runbooks replay their committed histories', () => {
   });
 
   it('runbooks recorded since parallel-reads send reads that do not wait on each other in one workflow task', () => {
-    const together = (file: string, names: string[]) => {
+    /** In how many workflow tasks `names` were scheduled, found in this order from the start (or the end). */
+    const together = (file: string, names: string[], from: 'start' | 'end' = 'start') => {
+      const events = readHistory(file).events ?? [];
+      const wanted = from === 'start' ? names : [...names].reverse();
       const tasks = new Set<string>();
       const seen: string[] = [];
-      for (const event of readHistory(file).events ?? []) {
+      for (const event of from === 'start' ? events : [...events].reverse()) {
         const scheduled = event.activityTaskScheduledEventAttributes;
         const name = scheduled?.activityType?.name;
-        if (!name || seen.length === names.length || name !== names[seen.length]) continue;
+        if (!name || seen.length === wanted.length || name !== wanted[seen.length]) continue;
         seen.push(name);
         tasks.add(String(scheduled.workflowTaskCompletedEventId));
       }
-      assert.deepEqual(seen, names, `${file} schedules ${names.join(', ')}`);
+      assert.deepEqual(seen, wanted, `${file} schedules ${names.join(', ')}`);
       return tasks.size;
     };
     const start = ['previousRun', 'runbookPolicy'];
     const preflight = ['runningModuleContainers', 'runningModuleContainers', 'probePublicNames'];
+    const gateClean = ['observeModuleContainers', 'runningModuleContainers'];
     for (const file of [
       'edge-flip-happy.json',
       'edge-flip-incident-take.json',
@@ -201,9 +205,12 @@ describe('the runbooks replay their committed histories', () => {
     ]) {
       assert.equal(together(file, start), 1, `${file}: the policy and the last run in one task`);
       assert.equal(together(file, preflight), 1, `${file}: the three preflight looks in one task`);
+      assert.equal(together(file, gateClean, 'end'), 1, `${file}: gate-clean's two looks in one task`);
     }
     assert.equal(together('data-path-move-recreate.json', start), 1);
-    assert.equal(together('edge-flip-happy.before-parallel-reads.json', preflight), 3, 'recorded one by one');
+    const before = 'edge-flip-happy.before-parallel-reads.json';
+    assert.equal(together(before, preflight), 3, 'recorded one by one');
+    assert.equal(together(before, gateClean, 'end'), 2, 'recorded one after the other');
   });
 
   it('a workflow with one step added before preflight fails replay with a DeterminismViolationError', async () => {

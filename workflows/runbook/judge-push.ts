@@ -30,7 +30,12 @@ export async function judgePush(
   target: PushTarget,
   receipt: ReceiptEvidence,
   timings: Timings,
-  options: { settled?: boolean; memory: ContainerMemory },
+  options: {
+    settled?: boolean;
+    memory: ContainerMemory;
+    /** Called once the node's report for this push is in, before the containers are looked at. */
+    onReport?: () => void;
+  },
 ): Promise<Look> {
   const { memory } = options;
   const deadline = new Date().getTime() + (options.settled ? 0 : timings.healthDeadlineMs);
@@ -41,6 +46,7 @@ export async function judgePush(
         timeoutMs: timings.applyReportMs,
       })
     : { report: receipt, nodeState: receipt };
+  options.onReport?.();
   const judge = (containers: Parameters<typeof classify>[0]['containers']) =>
     classify({
       ...target,

@@ -31,6 +31,7 @@ export const QUICK_DEAD_WORKER = 'act-heartbeat-10s';
 
 /**
  * Reads that do not depend on each other go out together: the worker's policy with the node's last run,
- * and the edge flip's three preflight looks. Runbooks recorded before read them one after the other.
+ * the edge flip's three preflight looks, and at gate-clean the successor's containers with the
+ * predecessor's (once the node's report is in). Runbooks recorded before read them one after the other.
  */
 export const PARALLEL_READS = 'parallel-reads';
