@@ -46,7 +46,7 @@ const FIELDS: Record<string, string[]> = {
   'temporal.api.history.v1.WorkflowExecutionTerminatedEventAttributes': ['reason'],
   'temporal.api.history.v1.WorkflowExecutionContinuedAsNewEventAttributes': ['newExecutionRunId'],
   'temporal.api.failure.v1.Failure': ['message', 'cause', 'applicationFailureInfo'],
-  'temporal.api.failure.v1.ApplicationFailureInfo': ['type'],
+  'temporal.api.failure.v1.ApplicationFailureInfo': ['type', 'details'],
 };
 
 type Json = Record<string, unknown>;

@@ -65,7 +65,8 @@ export async function observe(rb: RunbookReader, id: string): Promise<Observatio
   if (progress) observation.progress = progress;
 
   const ending = observation.closed ? await howItEnded(rb, described) : undefined;
-  // A completed runbook returned its status: asking a worker to replay its whole history adds nothing.
+  // A runbook that ended by itself carries its final status (completed: its result; failed: the failure's
+  // details): asking a worker to replay its whole history for a query adds nothing.
   const asked = ending?.result ? { status: ending.result } : await askStatus(rb, described);
   if (asked.status) observation.status = asked.status;
 
@@ -112,6 +113,7 @@ export async function askStatus(
 interface Ending {
   phase: Phase;
   outcome?: string;
+  /** The status the runbook ended with: its result, or its failure's details (since status-in-failure). */
   result?: RunbookStatus;
 }
 
@@ -126,7 +128,9 @@ async function howItEnded(rb: RunbookReader, described: Described): Promise<Endi
   }
   const how = described.status.toLowerCase().replace('_', ' ');
   const outcome = ending.message ? `${how}: ${ending.message}` : how;
-  return { phase: phaseOfClosed(described.status, ending.failureType), outcome };
+  const phase = phaseOfClosed(described.status, ending.failureType);
+  const final = RunbookStatus.safeParse(ending.closed === 'failed' ? ending.detail : undefined);
+  return final.success ? { phase, outcome, result: final.data } : { phase, outcome };
 }
 
 /** The status of a closed run no worker can replay: who and what from its input, how it ended. */

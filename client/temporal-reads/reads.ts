@@ -45,7 +45,13 @@ export interface Described extends RunInfo {
 /** How a closed run ended, as its close event says; a continued run is followed to its last run. */
 export type RunEnding =
   | { closed: 'completed'; result: unknown }
-  | { closed: 'failed' | 'cancelled' | 'terminated' | 'timed out'; message: string; failureType?: string };
+  | {
+      closed: 'failed' | 'cancelled' | 'terminated' | 'timed out';
+      message: string;
+      failureType?: string;
+      /** The failure's first detail (a runbook's final status, since status-in-failure). */
+      detail?: unknown;
+    };
 
 /** No run with this id (and run id) on the namespace. */
 export class RunNotFound extends Error {
@@ -184,10 +190,12 @@ function endingOf(event: temporal.api.history.v1.IHistoryEvent): RunEnding {
   const failure = event.workflowExecutionFailedEventAttributes?.failure;
   if (event.workflowExecutionFailedEventAttributes) {
     const failureType = failure?.applicationFailureInfo?.type || undefined;
+    const detail = firstValue(failure?.applicationFailureInfo?.details);
     return {
       closed: 'failed',
       message: failure?.message ?? '',
       ...(failureType ? { failureType } : {}),
+      ...(detail !== undefined ? { detail } : {}),
     };
   }
   if (event.workflowExecutionTerminatedEventAttributes)

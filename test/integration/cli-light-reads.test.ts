@@ -36,6 +36,33 @@ async function heldAtGateApply(world: RunbookWorld) {
   return { input, handle };
 }
 
+/** Stands in for a world's stopped worker: whatever task the server hands its queue's poller comes here. */
+function standInWorker(world: RunbookWorld) {
+  const polling = new AbortController();
+  const { connection, workflowService } = world.client;
+  const polled = connection.withAbortSignal(polling.signal, () =>
+    connection.withDeadline(Date.now() + 60_000, () =>
+      workflowService.pollWorkflowTaskQueue({
+        namespace: harnessTarget().namespace,
+        taskQueue: {
+          name: world.taskQueue,
+          kind: temporal.api.enums.v1.TaskQueueKind.TASK_QUEUE_KIND_NORMAL,
+        },
+        identity: 'stand-in worker (test)',
+      }),
+    ),
+  );
+  const handed = polled.then(
+    (task) => (task.query ? `a query of ${task.query.queryType ?? '?'}` : 'a workflow task'),
+    (error: unknown) => (polling.signal.aborted ? 'nothing' : `a failed poll: ${String(error)}`),
+  );
+  return {
+    /** What it was handed by a second from now: 'nothing', a query or a workflow task. */
+    handedSoon: () => Promise.race([handed, new Promise((resolve) => setTimeout(resolve, 1_000, 'nothing'))]),
+    stop: () => polling.abort(),
+  };
+}
+
 describe('status and list read Temporal without its client SDK (real server, worker and Docker)', () => {
   const scratch = new Scratch();
   let recorder: string;
@@ -98,49 +125,42 @@ describe('status and list read Temporal without its client SDK (real server, wor
     },
   );
 
-  it(
-    'shows a completed runbook from its result, asking no worker to replay its history for a query',
-    { timeout: 180_000 },
-    async () => {
-      await using world = await runbookWorld();
-      const input = await seedEdgeFlip(world);
-      const handle = await world.start(edgeFlip, input);
-      await statusWhen(handle, waitingAt('approve-stop-predecessor'));
-      await decide(handle, 'approve');
-      const result = await handle.result();
-      await world.stopWorkers();
+  /** A flip on a fresh node, approved or aborted at the approval, run to its end; then its workers stop. */
+  async function endedFlip(world: RunbookWorld, action: 'approve' | 'abort') {
+    const input = await seedEdgeFlip(world);
+    const handle = await world.start(edgeFlip, input);
+    await statusWhen(handle, waitingAt('approve-stop-predecessor'));
+    await decide(handle, action);
+    await handle.result().catch(() => undefined);
+    const final = await handle.query(statusQuery);
+    await world.stopWorkers();
+    return { input, final };
+  }
 
-      // Stands in for the worker: whatever task the server hands to this queue's poller comes here.
-      const polling = new AbortController();
-      const { connection, workflowService } = world.client;
-      const polled = connection.withAbortSignal(polling.signal, () =>
-        connection.withDeadline(Date.now() + 60_000, () =>
-          workflowService.pollWorkflowTaskQueue({
-            namespace: harnessTarget().namespace,
-            taskQueue: {
-              name: world.taskQueue,
-              kind: temporal.api.enums.v1.TaskQueueKind.TASK_QUEUE_KIND_NORMAL,
-            },
-            identity: 'stand-in worker (test)',
-          }),
-        ),
-      );
-      const handed = polled.then(
-        (task) => (task.query ? `a query of ${task.query.queryType ?? '?'}` : 'a workflow task'),
-        (error: unknown) => (polling.signal.aborted ? undefined : `a failed poll: ${String(error)}`),
-      );
-      try {
-        const status = await meshLoading({ MESH_TASK_QUEUE: world.taskQueue }, 'status', input.node);
-        assert.equal(status.code, 0, status.stderr);
-        assert.match(status.stdout, /completed/);
-        for (const step of result.steps) assert.match(status.stdout, new RegExp(step.name));
-        const settled = await Promise.race([handed, new Promise((ok) => setTimeout(ok, 1_000, 'nothing'))]);
-        assert.equal(settled, 'nothing', 'status asked a worker to replay the completed runbook');
-      } finally {
-        polling.abort();
-      }
-    },
-  );
+  for (const [action, exit, ending] of [
+    ['approve', 0, 'a completed runbook from its result'],
+    ['abort', 5, "an aborted runbook from its failure's details"],
+  ] as const)
+    it(
+      `shows ${ending}, asking no worker to replay its history for a query`,
+      { timeout: 180_000 },
+      async () => {
+        await using world = await runbookWorld();
+        const { input, final } = await endedFlip(world, action);
+        const worker = standInWorker(world);
+        try {
+          const status = await meshLoading({ MESH_TASK_QUEUE: world.taskQueue }, 'status', input.node);
+          assert.equal(status.code, exit, status.stderr);
+          assert.match(status.stdout, new RegExp(final.phase));
+          assert.ok(final.steps.length > 5);
+          for (const step of final.steps)
+            assert.match(status.stdout, new RegExp(`${step.name}\\s+${step.state}`));
+          assert.equal(await worker.handedSoon(), 'nothing', 'status asked a worker to replay the runbook');
+        } finally {
+          worker.stop();
+        }
+      },
+    );
 
   it(
     'reads a run as the SDK reads it: description, search attributes, query, input and end',

@@ -1,11 +1,32 @@
-import { ApplicationFailure, isCancellation } from '@temporalio/workflow';
-import { FAILURE } from '../contracts';
+import { ApplicationFailure, isCancellation, patched } from '@temporalio/workflow';
+import { FAILURE, type RunbookStatus } from '../contracts';
 import type { Compensations } from './compensation';
 import type { Progress } from './progress';
 import { failureMessage } from './failures';
+import { STATUS_IN_FAILURE } from './revision';
 
-/** Runs the compensations and ends the runbook in the phase that says what happened; returns what to throw. */
+/**
+ * Runs the compensations and ends the runbook in the phase that says what happened; returns what to throw:
+ * a failure carrying the final status, so `mesh runbook status` reads it without a worker replaying the run.
+ */
 export async function finish(error: unknown, progress: Progress, undo: Compensations): Promise<unknown> {
+  const ending = await end(error, progress, undo);
+  return ending instanceof ApplicationFailure && patched(STATUS_IN_FAILURE)
+    ? withStatus(ending, progress.status)
+    : ending;
+}
+
+function withStatus(failure: ApplicationFailure, status: RunbookStatus): ApplicationFailure {
+  return ApplicationFailure.create({
+    message: failure.message,
+    type: failure.type ?? undefined,
+    nonRetryable: true,
+    details: [status],
+    cause: failure.cause,
+  });
+}
+
+async function end(error: unknown, progress: Progress, undo: Compensations): Promise<unknown> {
   const cause = failureMessage(error);
   const aborted =
     isCancellation(error) || (error instanceof ApplicationFailure && error.type === FAILURE.aborted);

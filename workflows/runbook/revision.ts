@@ -35,3 +35,10 @@ export const QUICK_DEAD_WORKER = 'act-heartbeat-10s';
  * predecessor's (once the node's report is in). Runbooks recorded before read them one after the other.
  */
 export const PARALLEL_READS = 'parallel-reads';
+
+/**
+ * A runbook that fails carries its final status in the failure's details, as a completed one returns it:
+ * `mesh runbook status` reads it from the close event instead of asking a worker to replay the whole run.
+ * Runbooks recorded before fail with the bare failure (status then asks the query).
+ */
+export const STATUS_IN_FAILURE = 'status-in-failure';
