@@ -142,7 +142,7 @@ describe('status and list read Temporal without its client SDK (real server, wor
     ['abort', 5, "an aborted runbook from its failure's details"],
   ] as const)
     it(
-      `shows ${ending}, asking no worker to replay its history for a query`,
+      `shows ${ending}: a stand-in worker polling its queue is handed no query to replay`,
       { timeout: 180_000 },
       async () => {
         await using world = await runbookWorld();
