@@ -20,7 +20,7 @@ import { createRunbookWorker } from '../worker/create-worker';
 import { devServerExecutable } from '../worker/temporal-binary';
 import { workflowsFromSource } from '../worker/workflow-code';
 import { dataPathMove, edgeFlip, edgeFlipFleet } from '../workflows';
-import { runbookWorkflowId } from '../workflows/contracts';
+import { runbookWorkflowId, statusQuery } from '../workflows/contracts';
 import { RunbookPolicy } from '../workflows/policy';
 import { MESH_SEARCH_ATTRIBUTES } from '../workflows/search-attributes';
 import type { DataPathMoveInputArg, EdgeFlipInputArg, RunbookStatus } from '../workflows/contracts';
@@ -59,6 +59,8 @@ interface Story {
   children?: Record<string, string>;
   /** The nodes the story seeds besides `node`, whose containers go after it. */
   nodes?: string[];
+  /** The phase the runbook ends in; completed unless said. */
+  ends?: 'aborted';
 }
 
 /** Reminders within a second, so the recorded waits hold reminder timers and activities too. */
@@ -109,6 +111,17 @@ const STORIES: Story[] = [
       // Refused (four eyes) and kept on record: the replay covers a refusal too.
       await decide(handle, 'approve', undefined, 'recorder').catch(() => undefined);
       await decide(handle, 'approve', undefined, 'reviewer');
+    },
+  },
+  {
+    // Aborted at the approval: the successor comes off again and the runbook fails, carrying its status.
+    file: 'edge-flip-aborted.json',
+    node: 'hist-aborted',
+    ends: 'aborted',
+    start: (client, mesh, node) => startEdgeFlip(client, mesh, node, false),
+    async drive(handle) {
+      await statusWhen(handle, waitingAt('approve-stop-predecessor'), 120_000);
+      await decide(handle, 'abort', undefined, 'reviewer');
     },
   },
   {
@@ -192,8 +205,11 @@ const STORIES: Story[] = [
 async function record(client: Client, mesh: LocalMesh, story: Story): Promise<string> {
   const handle = await story.start(client, mesh, story.node);
   await story.drive(handle, client);
-  const status = (await handle.result()) as RunbookStatus;
-  if (status.phase !== 'completed') throw new Error(`${story.file}: the runbook ended ${status.phase}`);
+  const phase = await handle.result().then(
+    (status) => (status as RunbookStatus).phase,
+    async () => (await handle.query(statusQuery)).phase,
+  );
+  if (phase !== (story.ends ?? 'completed')) throw new Error(`${story.file}: the runbook ended ${phase}`);
   const runs = { [story.file]: handle.workflowId, ...story.children };
   const written: string[] = [];
   for (const [file, workflowId] of Object.entries(runs)) {

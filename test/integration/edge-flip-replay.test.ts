@@ -7,7 +7,7 @@ import { historyFromJSON, type History } from '@temporalio/common/lib/proto-util
 import { DefaultLogger, Runtime, Worker, type ReplayWorkerOptions } from '@temporalio/worker';
 import { DeterminismViolationError } from '@temporalio/workflow';
 import { workflowsFromSource } from '../../worker/workflow-code';
-import { runbookWorkflowId, type EdgeFlipInput } from '../../workflows/contracts';
+import { runbookWorkflowId, type EdgeFlipInput, type RunbookStatus } from '../../workflows/contracts';
 import { fleetWorkflowId } from '../../workflows/fleet/contracts';
 
 /**
@@ -177,6 +177,25 @@ describe('the runbooks replay their committed histories', () => {
       );
     }
   });
+
+  for (const [file, carries] of [
+    ['edge-flip-aborted.before-status-in-failure.json', false],
+    ['edge-flip-aborted.json', true],
+  ] as const)
+    it(`${file} (aborted at the approval, the successor taken off) replays; its failure ${carries ? 'carries' : 'lacks'} the final status`, async () => {
+      const history = readHistory(file);
+      const failed = history.events?.at(-1)?.workflowExecutionFailedEventAttributes?.failure;
+      assert.equal(failed?.applicationFailureInfo?.type, 'Aborted');
+      const detail = failed?.applicationFailureInfo?.details?.payloads?.[0];
+      const status = detail ? defaultPayloadConverter.fromPayload<RunbookStatus>(detail) : undefined;
+      assert.equal(status?.phase, carries ? 'aborted' : undefined);
+      if (status)
+        assert.ok(
+          status.steps.some((step) => step.name === 'unassign-successor'),
+          'the undo is in it',
+        );
+      await Worker.runReplayHistory(current(), history, workflowIdOf(history));
+    });
 
   it('runbooks recorded since parallel-reads send reads that do not wait on each other in one workflow task', () => {
     /** In how many workflow tasks `names` were scheduled, found in this order from the start (or the end). */
