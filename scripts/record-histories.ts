@@ -88,16 +88,22 @@ async function startEdgeFlip(client: Client, mesh: LocalMesh, node: string, left
   return startRunbook(client, edgeFlip, input, { taskQueue: TASK_QUEUE });
 }
 
-const STORIES: Story[] = [
-  {
-    file: 'edge-flip-happy.json',
-    node: 'hist-happy',
-    start: (client, mesh, node) => startEdgeFlip(client, mesh, node, false),
+/** An edge flip on a node without leftovers, decided by a reviewer when it asks for the approval. */
+function decidedAtApproval(file: string, node: string, action: 'approve' | 'abort'): Story {
+  return {
+    file,
+    node,
+    ...(action === 'abort' ? { ends: 'aborted' as const } : {}),
+    start: (client, mesh, n) => startEdgeFlip(client, mesh, n, false),
     async drive(handle) {
       await statusWhen(handle, waitingAt('approve-stop-predecessor'), 120_000);
-      await decide(handle, 'approve', undefined, 'reviewer');
+      await decide(handle, action, undefined, 'reviewer');
     },
-  },
+  };
+}
+
+const STORIES: Story[] = [
+  decidedAtApproval('edge-flip-happy.json', 'hist-happy', 'approve'),
   {
     file: 'edge-flip-incident-take.json',
     node: 'hist-incident',
@@ -113,17 +119,8 @@ const STORIES: Story[] = [
       await decide(handle, 'approve', undefined, 'reviewer');
     },
   },
-  {
-    // Aborted at the approval: the successor comes off again and the runbook fails, carrying its status.
-    file: 'edge-flip-aborted.json',
-    node: 'hist-aborted',
-    ends: 'aborted',
-    start: (client, mesh, node) => startEdgeFlip(client, mesh, node, false),
-    async drive(handle) {
-      await statusWhen(handle, waitingAt('approve-stop-predecessor'), 120_000);
-      await decide(handle, 'abort', undefined, 'reviewer');
-    },
-  },
+  // Aborted at the approval: the successor comes off again and the runbook fails, carrying its status.
+  decidedAtApproval('edge-flip-aborted.json', 'hist-aborted', 'abort'),
   {
     // A fleet of two: the canary approved on itself, then the held node taken and approved on itself.
     file: 'edge-flip-fleet.json',
