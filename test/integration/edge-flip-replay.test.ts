@@ -7,7 +7,12 @@ import { historyFromJSON, type History } from '@temporalio/common/lib/proto-util
 import { DefaultLogger, Runtime, Worker, type ReplayWorkerOptions } from '@temporalio/worker';
 import { DeterminismViolationError } from '@temporalio/workflow';
 import { workflowsFromSource } from '../../worker/workflow-code';
-import { runbookWorkflowId, type EdgeFlipInput, type RunbookStatus } from '../../workflows/contracts';
+import {
+  FAILURE,
+  runbookWorkflowId,
+  type EdgeFlipInput,
+  type RunbookStatus,
+} from '../../workflows/contracts';
 import { fleetWorkflowId } from '../../workflows/fleet/contracts';
 
 /**
@@ -185,7 +190,7 @@ describe('the runbooks replay their committed histories', () => {
     it(`${file} (aborted at the approval, the successor taken off) replays; its failure ${carries ? 'carries' : 'lacks'} the final status`, async () => {
       const history = readHistory(file);
       const failed = history.events?.at(-1)?.workflowExecutionFailedEventAttributes?.failure;
-      assert.equal(failed?.applicationFailureInfo?.type, 'Aborted');
+      assert.equal(failed?.applicationFailureInfo?.type, FAILURE.aborted);
       const detail = failed?.applicationFailureInfo?.details?.payloads?.[0];
       const status = detail ? defaultPayloadConverter.fromPayload<RunbookStatus>(detail) : undefined;
       assert.equal(status?.phase, carries ? 'aborted' : undefined);
