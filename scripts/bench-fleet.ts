@@ -14,7 +14,6 @@ import { seedEdgeFleet } from '../mesh/local/scenarios/edge-fleet';
 import { forward } from '../test/support/edge-flip-fleet';
 import { decide, FAST_TIMINGS, freePort } from '../test/support/runbooks';
 import { createRunbookWorker } from '../worker/create-worker';
-import { devServerExecutable } from '../worker/temporal-binary';
 import { edgeFlip, edgeFlipFleet } from '../workflows';
 import {
   runbookWorkflowId,
@@ -22,7 +21,7 @@ import {
   type EdgeFlipInputArg,
   type RunbookStatus,
 } from '../workflows/contracts';
-import { MESH_SEARCH_ATTRIBUTES } from '../workflows/search-attributes';
+import { ephemeralDevServer } from '../worker/ephemeral-dev-server';
 
 /**
  * Wall time of four edge flips (the third node holding route-proxy's leftovers) as four single runbooks one
@@ -118,7 +117,7 @@ async function main(): Promise<void> {
   const stateDir = await mkdtemp(join(tmpdir(), 'mesh-bench-fleet-'));
   const mesh = new LocalMesh({ stateDir });
   const env = await TestWorkflowEnvironment.createLocal({
-    server: { executable: devServerExecutable(), searchAttributes: MESH_SEARCH_ATTRIBUTES },
+    server: ephemeralDevServer(),
   });
   const nodes = () =>
     Array.from({ length: seq }, (_, r) => [0, 1, 2, 3].map((i) => `bfleet${r}-${i}`)).flat();

@@ -17,13 +17,12 @@ import { startEdgeFlipFleet } from '../client/start-fleet';
 import { removeImages } from '../test/support/docker';
 import { decide, freePort, statusWhen, waitingAt } from '../test/support/runbooks';
 import { createRunbookWorker } from '../worker/create-worker';
-import { devServerExecutable } from '../worker/temporal-binary';
 import { workflowsFromSource } from '../worker/workflow-code';
 import { dataPathMove, edgeFlip, edgeFlipFleet } from '../workflows';
 import { runbookWorkflowId, statusQuery } from '../workflows/contracts';
 import { RunbookPolicy } from '../workflows/policy';
-import { MESH_SEARCH_ATTRIBUTES } from '../workflows/search-attributes';
 import type { DataPathMoveInputArg, EdgeFlipInputArg, RunbookStatus } from '../workflows/contracts';
+import { ephemeralDevServer } from '../worker/ephemeral-dev-server';
 
 /**
  * Records the runbook histories that test/integration/edge-flip-replay.test.ts replays on every run: the
@@ -247,7 +246,7 @@ async function main(): Promise<void> {
   const stateDir = await mkdtemp(join(tmpdir(), 'mesh-record-'));
   const mesh = new LocalMesh({ stateDir, engine });
   const env = await TestWorkflowEnvironment.createLocal({
-    server: { executable: devServerExecutable(), searchAttributes: MESH_SEARCH_ATTRIBUTES },
+    server: ephemeralDevServer(),
   });
   try {
     const worker = await createRunbookWorker({

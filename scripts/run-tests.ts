@@ -3,10 +3,9 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { freeLocalPort } from '../worker/ports';
-import { devServerExecutable } from '../worker/temporal-binary';
 import { writeWorkflowBundle } from '../worker/workflow-bundle';
-import { MESH_SEARCH_ATTRIBUTES } from '../workflows/search-attributes';
 import { allPassed, runTestFiles, summaryLine } from './node-test-run';
+import { ephemeralDevServer } from '../worker/ephemeral-dev-server';
 
 /**
  * The test harness: one real Temporal dev server for the whole run, then node's test runner over every
@@ -36,7 +35,7 @@ async function startDevServer(attempts = 3) {
     const uiPort = await freeLocalPort();
     try {
       const temporal = await TestWorkflowEnvironment.createLocal({
-        server: { executable: devServerExecutable(), searchAttributes: MESH_SEARCH_ATTRIBUTES, uiPort },
+        server: ephemeralDevServer({ uiPort }),
       });
       return { temporal, uiPort };
     } catch (error) {

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { Connection } from '@temporalio/client';
 import { searchAttributeFlags } from '../workflows/search-attributes';
+import { QUEUE_READ_ARGS, SQLITE_FILE_ARGS } from './dev-server-tuning';
 
 /**
  * A Temporal dev server for `mesh runbook dev`: `temporal server start-dev` spawned directly, on a fixed
@@ -87,6 +88,8 @@ export function devServerArgs(options: DevServerOptions): string[] {
     String(options.uiPort),
     '--db-filename',
     join(options.stateDir, DB_FILE),
+    ...SQLITE_FILE_ARGS,
+    ...QUEUE_READ_ARGS,
     '--log-level',
     'warn',
     ...searchAttributeFlags(),

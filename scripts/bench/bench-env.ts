@@ -9,8 +9,8 @@ import { BASE_IMAGE, DockerEngine } from '../../docker/engine';
 import { LocalMesh } from '../../mesh/local';
 import { findTemporalCli } from '../../worker/temporal-binary';
 import { writeWorkflowBundle } from '../../worker/workflow-bundle';
-import { MESH_SEARCH_ATTRIBUTES } from '../../workflows/search-attributes';
 import { BenchWorker } from './worker-process';
+import { ephemeralDevServer } from '../../worker/ephemeral-dev-server';
 
 const TEMPORAL_ON_STDERR = join(__dirname, 'temporal-on-stderr.sh');
 
@@ -53,10 +53,7 @@ export class BenchEnv {
       throw new Error(`${BASE_IMAGE} is missing (scripts/bootstrap.sh builds it)`);
     const scratch = await mkdtemp(join(tmpdir(), 'mesh-bench-'));
     const temporal = await TestWorkflowEnvironment.createLocal({
-      server: {
-        executable: { type: 'existing-path', path: TEMPORAL_ON_STDERR },
-        searchAttributes: MESH_SEARCH_ATTRIBUTES,
-      },
+      server: ephemeralDevServer({ executable: { type: 'existing-path', path: TEMPORAL_ON_STDERR } }),
     }).catch(async (error: unknown) => {
       await rm(scratch, { recursive: true, force: true });
       throw error;

@@ -1,10 +1,11 @@
 import assert from 'node:assert/strict';
 import { execFile, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { promisify } from 'node:util';
-import { portInUse } from '../../worker/dev-server';
+import { DB_FILE, portInUse } from '../../worker/dev-server';
 import { freePort } from '../support/runbooks';
 import { Scratch } from '../support/scratch';
 
@@ -25,6 +26,12 @@ async function mesh(args: string[], env: NodeJS.ProcessEnv = {}): Promise<Outcom
     const failed = error as { code: number; stdout: string; stderr: string };
     return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
   }
+}
+
+/** A SQLite file's journal mode as its header records it: write and read versions 2 in WAL mode. */
+async function sqliteJournal(file: string): Promise<'wal' | 'rollback'> {
+  const header = (await readFile(file)).subarray(18, 20);
+  return header[0] === 2 && header[1] === 2 ? 'wal' : 'rollback';
 }
 
 /** `mesh ...` whose stdout reader is gone before it writes a byte: every write it makes meets EPIPE. */
@@ -82,6 +89,11 @@ describe('mesh as a Unix tool', () => {
     );
     assert.doesNotMatch(outcome.stderr, /EPIPE|at .*\.ts:\d+/);
     assert.equal(await portInUse('127.0.0.1', port), false, 'the dev server stopped with it');
+    assert.equal(
+      await sqliteJournal(join(stateDir, DB_FILE)),
+      'wal',
+      'the server wrote its file in WAL mode',
+    );
   });
 
   it('stops `mesh runbook dev 2>&1 | head -2` quietly even while its worker is still being built', async () => {
