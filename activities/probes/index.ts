@@ -36,12 +36,13 @@ export async function probePublicNames(input: ProbeInput): Promise<ProbeResult[]
 }
 
 const FIRST_RETRY_MS = 25;
-const LONGEST_RETRY_MS = 500;
+const LONGEST_RETRY_MS = 50;
 
 /**
- * Probes until every name answers as expected or `deadlineMs` passes, retrying after 25 ms and doubling up
- * to half a second: a port freed by a stopped predecessor is noticed within a few dozen milliseconds of the
- * successor binding it. Returns the last results either way; heartbeats; a cancelled activity stops.
+ * Probes until every name answers as expected or `deadlineMs` passes, trying again after 25 ms and then
+ * every 50 ms, as the shell flip does: a successor that binds a port freed by its predecessor (the demo's
+ * tries every half second) is noticed within 50 ms. Returns the last results either way; heartbeats; a
+ * cancelled activity stops.
  */
 export async function probeUntilServed(input: ProbeInput & { deadlineMs: number }): Promise<ProbeResult[]> {
   const deadline = Date.now() + input.deadlineMs;

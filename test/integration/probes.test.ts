@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
+import { MockActivityEnvironment } from '@temporalio/testing';
 import { createProbeActivities, summariseProbes } from '../../activities/probes';
 
 /** Answers per Host header like an edge proxy: known names 200 with a marker, others 404; `slow.example` never. */
@@ -118,5 +119,40 @@ describe('probePublicNames against a real HTTP server on 127.0.0.1', () => {
         nonRetryable: true,
       },
     );
+  });
+});
+
+describe('probeUntilServed against a real HTTP server that turns to the successor', () => {
+  it('tries again at most 50 ms apart, as the shell flip does, until the successor answers', async () => {
+    let requests = 0;
+    const server = createServer((_request, response) => {
+      requests += 1;
+      response
+        .writeHead(200)
+        .end(requests <= 8 ? 'served by the predecessor' : 'successor-7 serving a.example');
+    });
+    const address = await listen(server);
+    const pauses: number[] = [];
+    const env = new MockActivityEnvironment();
+    env.on('heartbeat', (details: { retryingInMs?: number }) => {
+      if (details.retryingInMs !== undefined) pauses.push(details.retryingInMs);
+    });
+    try {
+      const { probeUntilServed } = createProbeActivities();
+      const results = await env.run(probeUntilServed, {
+        address,
+        names: ['a.example'],
+        expectStatus: 200,
+        marker: 'successor-7',
+        timeoutMs: 2000,
+        deadlineMs: 30_000,
+      });
+      assert.deepEqual(results, [{ name: 'a.example', ok: true, status: 200, markerFound: true }]);
+      assert.equal(pauses.length, 8, 'one pause after each answer from the predecessor');
+      assert.ok(Math.max(...pauses) <= 50, `pauses between tries: ${pauses.join(', ')} ms`);
+    } finally {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 });
