@@ -12,12 +12,21 @@ const EXECUTOR_NODE_PREFIX: Record<'executor' | 'executor-leftovers' | 'executor
 /** The successor's dns container (no health check, so only its death can stop the gate) a second into its window. */
 const KILL_DNS_IN_WINDOW: KillInWindow = { container: 'dns', afterStartMs: 1_000 };
 
+/**
+ * A flip's wall time, and how long of it the public port took to be served once the predecessor had
+ * stopped: the demo's successor tries to bind that port every half second, so each contender waits a share
+ * of that retry that depends only on when its own flip reached the stop.
+ */
+export interface TimedFlip {
+  wallMs: number;
+  servedAfterStopMs?: number;
+}
+
 /** One contender's run in one round: its wall time, and the executor's details when it was the executor. */
-export interface ContenderRun {
+export interface ContenderRun extends TimedFlip {
   contender: ContenderName;
   round: number;
   ok: boolean;
-  wallMs: number;
   failure?: string;
   executor?: ExecutorRun;
 }
@@ -44,7 +53,7 @@ export async function runContender(
   if (contender === 'shell') {
     const flip = await setUpShellFlip(env, windowMs);
     try {
-      return { contender, round, ok: true, wallMs: await flipByShell(flip) };
+      return { contender, round, ok: true, ...(await flipByShell(flip)) };
     } catch (error) {
       return failed(error);
     } finally {
@@ -54,7 +63,7 @@ export async function runContender(
   if (contender === 'floor') {
     const flip = await setUpFloorFlip(env, windowMs);
     try {
-      return { contender, round, ok: true, wallMs: await flipOnFloor(env, flip) };
+      return { contender, round, ok: true, ...(await flipOnFloor(env, flip)) };
     } catch (error) {
       return failed(error);
     } finally {
@@ -66,9 +75,11 @@ export async function runContender(
     const input = await seedEdgeFlip(env, node, { leftovers: contender === 'executor-leftovers' });
     const dies = contender === 'executor-dies';
     const run = await flipThroughExecutor(env, input, dies ? KILL_DNS_IN_WINDOW : undefined);
+    const probePublic = run.steps.find((step) => step.step === 'probe-public');
     return {
       contender,
       round,
+      ...(probePublic ? { servedAfterStopMs: probePublic.activityMs } : {}),
       // The runbook that lost a container is right only when it stopped at gate-apply after the death.
       ok: dies ? run.detection.deadMs !== undefined : run.completed,
       wallMs: run.wallMs,

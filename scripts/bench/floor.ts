@@ -12,6 +12,7 @@ import {
 import type { ModuleSpec } from '../../mesh/schemas';
 import { freeLocalPort } from '../../worker/ports';
 import type { BenchEnv } from './bench-env';
+import type { TimedFlip } from './contenders';
 import { PREDECESSOR, SUCCESSOR } from './executor';
 
 /**
@@ -129,7 +130,7 @@ async function startSuccessor(env: BenchEnv, flip: FloorFlip, names: string[]): 
 }
 
 /** The timed flip; throws at the first check that fails. */
-export async function flipOnFloor(env: BenchEnv, flip: FloorFlip): Promise<number> {
+export async function flipOnFloor(env: BenchEnv, flip: FloorFlip): Promise<TimedFlip> {
   const begun = Date.now();
   const predecessor = placement(flip, flip.predecessor, 'edge').name;
   if (!(await env.engine.inspect(predecessor))?.State.Running) throw new Error(`${predecessor} does not run`);
@@ -150,8 +151,10 @@ export async function flipOnFloor(env: BenchEnv, flip: FloorFlip): Promise<numbe
     throw new Error('the successor does not serve the public names');
 
   await env.engine.stop(predecessor);
+  const stopped = Date.now();
   await untilServed(flip.publicAddress, `served by ${SUCCESSOR}`, 30_000);
+  const servedAfterStopMs = Date.now() - stopped;
   await env.engine.remove(predecessor);
   if ((await readContainers(env, names)) !== stable) throw new Error('the successor changed after the flip');
-  return Date.now() - begun;
+  return { wallMs: Date.now() - begun, servedAfterStopMs };
 }

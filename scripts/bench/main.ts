@@ -72,6 +72,8 @@ async function bench(env: BenchEnv, options: BenchOptions): Promise<BenchResult>
   }
   const contenders = options.contenders.map((name) => summarizeContender(name, runs));
   const wall = (name: string) => contenders.find((c) => c.contender === name)?.wallMs;
+  const lessWait = (name: string) =>
+    contenders.find((c) => c.contender === name)?.wallWithoutServedAfterStopMs;
   return {
     bench: 'edge-flip',
     startedAt,
@@ -92,6 +94,10 @@ async function bench(env: BenchEnv, options: BenchOptions): Promise<BenchResult>
       'executor-leftovers/shell': ratio(wall('executor-leftovers'), wall('shell')),
       'executor-leftovers/floor': ratio(wall('executor-leftovers'), wall('floor')),
       'shell/floor': ratio(wall('shell'), wall('floor')),
+    },
+    ratiosWithoutServedAfterStop: {
+      'executor/shell': ratio(lessWait('executor'), lessWait('shell')),
+      'executor/floor': ratio(lessWait('executor'), lessWait('floor')),
     },
     worker: { idleRssMb: idleRss / MB, peakRssMb: peakRss / MB },
     ...(cli ? { cli } : {}),

@@ -29,15 +29,27 @@ function contenderLines(result: BenchResult): string[] {
     sec(c.wallMs?.min),
     sec(c.wallMs?.max),
   ]);
-  const ratios = Object.entries(result.ratios)
-    .filter(([, value]) => value !== undefined)
-    .map(([name, value]) => `${name} ${(value as number).toFixed(2)}`);
+  const ratioList = (ratios: Record<string, number | undefined>) =>
+    Object.entries(ratios)
+      .filter(([, value]) => value !== undefined)
+      .map(([name, value]) => `${name} ${(value as number).toFixed(2)}`);
+  const ratios = ratioList(result.ratios);
+  const withoutWait = ratioList(result.ratiosWithoutServedAfterStop);
+  const waits = result.contenders
+    .filter((c) => c.servedAfterStopMs)
+    .map((c) => `${c.contender} ${ms(c.servedAfterStopMs?.median)}`);
   const failures = result.contenders.flatMap((c) => c.failures.map((f) => `  ${c.contender} failed: ${f}`));
   return [
     ...table(['contender', 'ok', 'median', 'p95', 'min', 'max'], rows),
     ...failures,
     '',
     `ratios of medians: ${ratios.join(', ') || '-'}`,
+    ...(waits.length > 0
+      ? [
+          `public port served after the predecessor's stop (the demo successor retries its bind every 0.5 s), ms median: ${waits.join(', ')}`,
+          `ratios of medians without that wait: ${withoutWait.join(', ') || '-'}`,
+        ]
+      : []),
   ];
 }
 

@@ -17,6 +17,8 @@ export interface BenchResult {
   contenders: ContenderSummary[];
   /** Ratios of medians, e.g. `executor/shell`. */
   ratios: Record<string, number | undefined>;
+  /** The same of the wall times less the wait for the public port after the stop (ContenderSummary). */
+  ratiosWithoutServedAfterStop: Record<string, number | undefined>;
   worker: { idleRssMb: number; peakRssMb: number };
   /** Absent when not selected (`--only` without cli). */
   cli?: CliTiming[];

@@ -53,7 +53,7 @@ async function floorAtScale(env: BenchEnv, count: number, windowMs: number): Pro
     const started = Date.now();
     const settled = await Promise.allSettled(flips.map((flip) => flipOnFloor(env, flip)));
     const totalMs = Date.now() - started;
-    const done = settled.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
+    const done = settled.flatMap((s) => (s.status === 'fulfilled' ? [s.value.wallMs] : []));
     return {
       completed: done.length,
       totalMs,

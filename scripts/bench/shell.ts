@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { freeLocalPort } from '../../worker/ports';
 import type { BenchEnv } from './bench-env';
+import type { TimedFlip } from './contenders';
 
 const run = promisify(execFile);
 const SCRIPT = join(__dirname, 'shell-edge-flip.sh');
@@ -49,10 +50,12 @@ export async function setUpShellFlip(env: BenchEnv, windowMs: number): Promise<S
 }
 
 /** The timed part: the whole `flip` process, bash start-up included. Throws when the script fails. */
-export async function flipByShell(flip: ShellFlip): Promise<number> {
+export async function flipByShell(flip: ShellFlip): Promise<TimedFlip> {
   const started = Date.now();
-  await run('bash', [SCRIPT, 'flip'], { env: flip.env });
-  return Date.now() - started;
+  const { stdout } = await run('bash', [SCRIPT, 'flip'], { env: flip.env });
+  const wallMs = Date.now() - started;
+  const servedAfterStop = /^served-after-stop-ms (\d+)$/m.exec(stdout)?.[1];
+  return { wallMs, ...(servedAfterStop !== undefined ? { servedAfterStopMs: Number(servedAfterStop) } : {}) };
 }
 
 export async function cleanUpShellFlip(flip: ShellFlip): Promise<void> {

@@ -35,6 +35,9 @@ export interface ContenderSummary {
   runs: number;
   ok: number;
   wallMs: Summary | undefined;
+  /** The public port served after the predecessor stopped (see TimedFlip), and the wall time without it. */
+  servedAfterStopMs: Summary | undefined;
+  wallWithoutServedAfterStopMs: Summary | undefined;
   failures: string[];
   executor?: ExecutorSummary;
 }
@@ -94,6 +97,14 @@ export function summarizeContender(contender: ContenderName, runs: ContenderRun[
     runs: mine.length,
     ok: ok.length,
     wallMs: summarize(ok.map((run) => run.wallMs)),
+    servedAfterStopMs: summarize(defined(ok.map((run) => run.servedAfterStopMs))),
+    wallWithoutServedAfterStopMs: summarize(
+      defined(
+        ok.map((run) =>
+          run.servedAfterStopMs === undefined ? undefined : run.wallMs - run.servedAfterStopMs,
+        ),
+      ),
+    ),
     failures: defined(mine.map((run) => run.failure)),
     ...(contender.startsWith('executor') ? { executor: executorSummary(executorRuns) } : {}),
   };

@@ -26,6 +26,7 @@ describe('npm run bench', () => {
       assert.equal(executor?.contender, 'executor');
       assert.equal(executor.ok, 1, `the executor's flip did not complete: ${executor.failures.join('; ')}`);
       assert.ok((executor.wallMs?.median ?? 0) > 0);
+      assert.equal(executor.servedAfterStopMs?.n, 1, 'no wait for the public port after the stop');
 
       const [flip] = result.runs;
       assert.equal(flip?.executor?.phase, 'completed');
