@@ -1,3 +1,4 @@
+import type { ContainerLabels } from './container-labels';
 import type { ApplyReport, ModuleSpec, NodeState, PushReceipt, UpgradePolicy } from './schemas';
 
 /**
@@ -5,6 +6,8 @@ import type { ApplyReport, ModuleSpec, NodeState, PushReceipt, UpgradePolicy } f
  * the schemas in ./schemas and throws MeshUnreadableError for anything that does not parse.
  */
 export interface MeshPort {
+  /** The labels this mesh puts on its containers: how a node's worker finds a module's containers. */
+  readonly containerLabels: ContainerLabels;
   /** Module M should run on node N. Idempotent. */
   assign(module: string, node: string): Promise<void>;
   /** M should no longer run on N; the next push removes its containers (data stays). Idempotent. */

@@ -1,5 +1,6 @@
 import { lstat, rm } from 'node:fs/promises';
 import type { DockerEngine } from '../../docker/engine';
+import type { MeshPort } from '../../mesh/port';
 import type { HostRootOf } from '../host-root';
 import { containersUsingPath } from '../docker/containers-using-path';
 import { activitySignal, heartbeat } from '../heartbeat';
@@ -25,6 +26,8 @@ export { DATA_FAILURE } from './failures';
 export { resolveRunbookStateDir } from './baseline-store';
 
 export interface DataActivityDeps {
+  /** The node's mesh: whose containers use a path, by the labels it puts on them. */
+  mesh: MeshPort;
   /** Where each node's host paths are on this worker's machine (activities/host-root.ts). */
   hostRootOf: HostRootOf;
   /** The node's Docker engine: a removal rescans it for containers still mounting the path. */

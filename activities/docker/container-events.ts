@@ -1,6 +1,5 @@
 import type { Readable } from 'node:stream';
 import type { DockerEngine } from '../../docker/engine';
-import { LABEL } from '../../docker/labels';
 
 /** The container events that can change a gate's verdict: a crash, a restart, a health change, a removal. */
 const ACTIONS = ['start', 'die', 'restart', 'stop', 'destroy', 'health_status', 'oom'];
@@ -12,7 +11,8 @@ const ACTIONS = ['start', 'die', 'restart', 'stop', 'destroy', 'health_status', 
  */
 export async function watchModuleEvents(
   engine: DockerEngine,
-  labels: { node: string; module: string },
+  /** The module's labels as its mesh writes them (mesh/container-labels `moduleLabelFilter`). */
+  labels: Record<string, string>,
   onEvent: () => void,
 ): Promise<{ close(): void; ended(): boolean }> {
   let gone = false;
@@ -22,7 +22,7 @@ export async function watchModuleEvents(
       filters: JSON.stringify({
         type: ['container'],
         event: ACTIONS,
-        label: [`${LABEL.node}=${labels.node}`, `${LABEL.module}=${labels.module}`],
+        label: Object.entries(labels).map(([key, value]) => `${key}=${value}`),
       }),
     })) as Readable;
   } catch {

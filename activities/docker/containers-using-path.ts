@@ -1,9 +1,10 @@
 import { posix } from 'node:path';
 import { z } from 'zod';
 import type { DockerEngine } from '../../docker/engine';
-import { LABEL } from '../../docker/labels';
 import { hostPathOnNode } from '../../docker/placement';
 import type { HostRootOf } from '../host-root';
+import { ownerOf } from '../../mesh/container-labels';
+import type { MeshPort } from '../../mesh/port';
 import { AbsolutePath, Name } from '../../mesh/schemas';
 import { isWithin } from '../data/paths';
 import { resolveHostPath } from '../data/real-paths';
@@ -13,7 +14,7 @@ import { sourceOnNode } from './mount-paths';
 export const PathOnNode = z.strictObject({ node: Name, path: AbsolutePath });
 export type PathOnNode = z.infer<typeof PathOnNode>;
 
-/** A container with a bind mount at or under a path: whose it is (its mesh labels, if any) and the mount. */
+/** A container with a bind mount at or under a path: whose it is (by its mesh's labels, if any) and the mount. */
 export interface PathUser {
   name: string;
   id: string;
@@ -33,7 +34,7 @@ const byNameThenSource = (x: PathUser, y: PathUser) =>
  * spelled and after resolving symlinks on both sides. One row per such mount.
  */
 export async function containersUsingPath(
-  deps: { hostRootOf: HostRootOf; dockerFor(node: string): DockerEngine },
+  deps: { mesh: MeshPort; hostRootOf: HostRootOf; dockerFor(node: string): DockerEngine },
   input: PathOnNode,
 ): Promise<PathUser[]> {
   const { node, path } = parseActivityInput('containersUsingPath', PathOnNode, input);
@@ -48,8 +49,7 @@ export async function containersUsingPath(
       const resolved = (await resolveHostPath(mount.Source)).real;
       if (![asSpelled, resolved].some((source) => isWithin(source, spelled) || isWithin(source, real)))
         continue;
-      const labels = container.Labels ?? {};
-      const [module, owner] = [labels[LABEL.module], labels[LABEL.node]];
+      const { module, node: owner } = ownerOf(deps.mesh.containerLabels, container.Labels, node);
       users.push({
         name: (container.Names[0] ?? container.Id).replace(/^\//, ''),
         id: container.Id,

@@ -5,8 +5,9 @@ import type { ContainerEvidence } from '../../workflows/verdict/evidence';
 import { containersUsingPath, type PathOnNode, type PathUser } from './containers-using-path';
 import { inspectModuleContainers, type InspectModuleInput } from './inspect-containers';
 import { observeModuleContainers, type ObserveModuleInput } from './observe-containers';
-import { recreateContainers } from './recreate';
+import { recreateContainers, removeStaleContainers } from './recreate';
 import {
+  containersAt,
   runningModuleContainers,
   startContainers,
   startModuleContainers,
@@ -38,11 +39,11 @@ export function createDockerActivities(deps: DockerActivityDeps) {
     observeModuleContainers: (input: ObserveModuleInput): Promise<ContainerEvidence[]> =>
       observeModuleContainers(deps, input),
     stopModuleContainers: (input: ModuleOnNode): Promise<{ stopped: string[] }> =>
-      stopModuleContainers(deps.dockerFor(input.node), input),
+      stopModuleContainers(containersAt(deps, input.node), input),
     startModuleContainers: (input: ModuleOnNode): Promise<{ started: string[] }> =>
-      startModuleContainers(deps.dockerFor(input.node), input),
+      startModuleContainers(containersAt(deps, input.node), input),
     runningModuleContainers: (input: ModuleOnNode): Promise<string[]> =>
-      runningModuleContainers(deps.dockerFor(input.node), input),
+      runningModuleContainers(containersAt(deps, input.node), input),
     /** Stops some containers of the module, by spec name; returns the Docker names. */
     stopContainers: (input: ContainersOnNode): Promise<{ stopped: string[] }> => stopContainers(deps, input),
     /** Starts some containers of the module, by spec name; returns the Docker names. */
@@ -50,7 +51,10 @@ export function createDockerActivities(deps: DockerActivityDeps) {
       startContainers(deps, input),
     /** Every container on the node's engine with a bind mount at or under `path` (any module, any state). */
     containersUsingPath: (input: PathOnNode): Promise<PathUser[]> => containersUsingPath(deps, input),
-    /** Recreates some containers of the module from its current spec; returns the Docker names recreated. */
+    /** Removes those of the named containers not on the current spec; the next push has mesh recreate them. */
+    removeStaleContainers: (input: ContainersOnNode): Promise<{ removed: string[] }> =>
+      removeStaleContainers(deps, input),
+    /** Runbooks recorded before: the same removal, then a push through mesh and its report awaited. */
     recreateContainers: (input: ContainersOnNode): Promise<{ recreated: string[] }> =>
       recreateContainers(deps, input),
   });

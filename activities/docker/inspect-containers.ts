@@ -1,7 +1,8 @@
 import type Dockerode from 'dockerode';
 import { z } from 'zod';
 import { specHash } from '../../docker/container-options';
-import { LABEL, type DockerEngine } from '../../docker/engine';
+import type { DockerEngine } from '../../docker/engine';
+import type { ContainerLabels } from '../../mesh/container-labels';
 import type { MeshPort } from '../../mesh/port';
 import type { HostRootOf } from '../host-root';
 import { Name, type ModuleSpec } from '../../mesh/schemas';
@@ -10,7 +11,7 @@ import { ContainerEvidence, type Mount } from '../../workflows/verdict/evidence'
 import { parseActivityInput } from '../failures';
 import { pauseWithHeartbeat } from './activity-context';
 import { ambiguousContainers, unreadableInspection } from './failures';
-import { findModuleContainers } from './module-containers';
+import { findModuleContainers, type ModuleContainersAt } from './module-containers';
 import { bindMountsOnNode } from './mount-paths';
 
 export const InspectModuleInput = z.object({
@@ -29,17 +30,17 @@ export interface Reading {
 
 /** One reading of the single container labelled as `module/container` on `node`; undefined when none is. */
 export async function readContainer(
-  engine: DockerEngine,
+  at: ModuleContainersAt,
   node: string,
   module: string,
   container: string,
 ): Promise<Reading | undefined> {
-  const matches = await findModuleContainers(engine, node, module, container);
+  const matches = await findModuleContainers(at, node, module, container);
   const names = matches.map((m) => m.name);
   if (matches.length > 1) throw ambiguousContainers(node, module, container, names);
   const [match] = matches;
   if (!match) return undefined;
-  const info = await engine.inspect(match.id);
+  const info = await at.engine.inspect(match.id);
   return info && { id: match.id, name: match.name, info };
 }
 
@@ -69,6 +70,7 @@ export function inspection(
   first: Reading | undefined,
   second: Reading | undefined,
   hostRoot: string,
+  specHashLabel: string | undefined,
 ): RawInspection {
   if (!second) return { exists: false };
   const { info } = second;
@@ -83,7 +85,9 @@ export function inspection(
     id: second.id,
     startedAt: info.State.StartedAt,
     image: info.Config.Image,
-    ...(info.Config.Labels?.[LABEL.specHash] ? { specHash: info.Config.Labels[LABEL.specHash] } : {}),
+    ...(specHashLabel && info.Config.Labels?.[specHashLabel]
+      ? { specHash: info.Config.Labels[specHashLabel] }
+      : {}),
   };
 }
 
@@ -102,8 +106,8 @@ export async function inspectModuleContainers(
     input,
   );
   const [spec, hostRoot] = await Promise.all([deps.mesh.moduleSpec(module), deps.hostRootOf(node)]);
-  const engine = deps.dockerFor(node);
-  const readAll = () => Promise.all(spec.containers.map((c) => readContainer(engine, node, module, c.name)));
+  const at = { engine: deps.dockerFor(node), labels: deps.mesh.containerLabels };
+  const readAll = () => Promise.all(spec.containers.map((c) => readContainer(at, node, module, c.name)));
 
   const first = await readAll();
   if (stabilityWindowMs > 0) {
@@ -111,12 +115,12 @@ export async function inspectModuleContainers(
   }
   const second = await readAll();
 
-  return containerEvidence({ node, module, spec, hostRoot }, first, second);
+  return containerEvidence({ node, module, spec, hostRoot, labels: at.labels }, first, second);
 }
 
 /** Each container of the spec with what two readings of it say; unreadable (non-retryable) if it does not parse. */
 export function containerEvidence(
-  at: { node: string; module: string; spec: ModuleSpec; hostRoot: string },
+  at: { node: string; module: string; spec: ModuleSpec; hostRoot: string; labels: ContainerLabels },
   first: (Reading | undefined)[],
   second: (Reading | undefined)[],
 ): ContainerEvidence[] {
@@ -128,7 +132,7 @@ export function containerEvidence(
     desiredMounts: c.mounts.map((m) => ({ source: m.hostPath, destination: m.containerPath })),
     desiredImage: c.image,
     desiredSpecHash: specHash(c),
-    observed: inspection(first[i], second[i], at.hostRoot),
+    observed: inspection(first[i], second[i], at.hostRoot, at.labels.specHash),
   }));
   const checked = z.array(ContainerEvidence).safeParse(evidence);
   if (!checked.success) throw unreadableInspection(node, module, firstIssueText(checked.error));

@@ -1,6 +1,7 @@
 import { Context } from '@temporalio/activity';
 import { z } from 'zod';
 import type { DockerEngine } from '../../docker/engine';
+import { moduleLabelFilter } from '../../mesh/container-labels';
 import type { MeshPort } from '../../mesh/port';
 import type { HostRootOf } from '../host-root';
 import { Name } from '../../mesh/schemas';
@@ -43,15 +44,17 @@ export async function observeModuleContainers(
     input,
   );
   const [spec, hostRoot] = await Promise.all([deps.mesh.moduleSpec(module), deps.hostRootOf(node)]);
-  const at = { node, module, spec, hostRoot };
+  const labels = deps.mesh.containerLabels;
+  const at = { node, module, spec, hostRoot, labels };
   const engine = deps.dockerFor(node);
-  const readAll = () => Promise.all(spec.containers.map((c) => readContainer(engine, node, module, c.name)));
+  const readAll = () =>
+    Promise.all(spec.containers.map((c) => readContainer({ engine, labels }, node, module, c.name)));
   const started = Date.now();
   const deadline = started + healthDeadlineMs;
 
   let wake: () => void = () => undefined;
   const events = waitForStability
-    ? await watchModuleEvents(engine, { node, module }, () => wake())
+    ? await watchModuleEvents(engine, moduleLabelFilter(labels, { node, module }), () => wake())
     : undefined;
   try {
     const first = await readAll();

@@ -5,7 +5,7 @@ import { Name, type ModuleSpec } from '../../mesh/schemas';
 import { parseActivityInput, refusalsAreFinal } from '../failures';
 import { heartbeat } from '../heartbeat';
 import { containersGone, namedContainersGone, unknownContainers } from './failures';
-import { findModuleContainers, type LabelledContainer } from './module-containers';
+import { findModuleContainers, type LabelledContainer, type ModuleContainersAt } from './module-containers';
 
 export const ModuleOnNode = z.object({ node: Name, module: Name });
 export type ModuleOnNode = z.infer<typeof ModuleOnNode>;
@@ -42,8 +42,8 @@ export async function parseNamedTarget(
 }
 
 /** The module's containers on the node that run one of these spec names (all of them, if two do). */
-async function findNamed(engine: DockerEngine, target: ContainersOnNode): Promise<LabelledContainer[]> {
-  const all = await findModuleContainers(engine, target.node, target.module);
+async function findNamed(at: ModuleContainersAt, target: ContainersOnNode): Promise<LabelledContainer[]> {
+  const all = await findModuleContainers(at, target.node, target.module);
   return all.filter((c) => c.container !== undefined && target.containers.includes(c.container));
 }
 
@@ -65,11 +65,11 @@ async function startEach(engine: DockerEngine, target: ModuleOnNode, found: Labe
 
 /** Stops every container of the module on the node. Stopping a stopped one is success; none at all too. */
 export async function stopModuleContainers(
-  engine: DockerEngine,
+  at: ModuleContainersAt,
   input: ModuleOnNode,
 ): Promise<{ stopped: string[] }> {
   const target = parseTarget('stopModuleContainers', input);
-  return stopEach(engine, target, await findModuleContainers(engine, target.node, target.module));
+  return stopEach(at.engine, target, await findModuleContainers(at, target.node, target.module));
 }
 
 /**
@@ -78,13 +78,13 @@ export async function stopModuleContainers(
  * restarted. Whether they keep running is for an inspection to tell.
  */
 export async function startModuleContainers(
-  engine: DockerEngine,
+  at: ModuleContainersAt,
   input: ModuleOnNode,
 ): Promise<{ started: string[] }> {
   const target = parseTarget('startModuleContainers', input);
-  const containers = await findModuleContainers(engine, target.node, target.module);
+  const containers = await findModuleContainers(at, target.node, target.module);
   if (containers.length === 0) throw containersGone(target.node, target.module);
-  return startEach(engine, target, containers);
+  return startEach(at.engine, target, containers);
 }
 
 /**
@@ -96,8 +96,8 @@ export async function stopContainers(
   input: ContainersOnNode,
 ): Promise<{ stopped: string[] }> {
   const target = await parseNamedTarget('stopContainers', deps.mesh, input);
-  const engine = deps.dockerFor(target.node);
-  return stopEach(engine, target, await findNamed(engine, target));
+  const at = containersAt(deps, target.node);
+  return stopEach(at.engine, target, await findNamed(at, target));
 }
 
 /**
@@ -109,16 +109,27 @@ export async function startContainers(
   input: ContainersOnNode,
 ): Promise<{ started: string[] }> {
   const target = await parseNamedTarget('startContainers', deps.mesh, input);
-  const engine = deps.dockerFor(target.node);
-  const found = await findNamed(engine, target);
+  const at = containersAt(deps, target.node);
+  const found = await findNamed(at, target);
   const missing = target.containers.filter((name) => !found.some((c) => c.container === name));
   if (missing.length > 0) throw namedContainersGone(target.node, target.module, missing);
-  return startEach(engine, target, found);
+  return startEach(at.engine, target, found);
 }
 
 /** Docker names of the module's running containers on the node, sorted (preflight: successor not yet running). */
-export async function runningModuleContainers(engine: DockerEngine, input: ModuleOnNode): Promise<string[]> {
+export async function runningModuleContainers(
+  at: ModuleContainersAt,
+  input: ModuleOnNode,
+): Promise<string[]> {
   const { node, module } = parseTarget('runningModuleContainers', input);
-  const containers = await findModuleContainers(engine, node, module);
+  const containers = await findModuleContainers(at, node, module);
   return containers.filter((c) => c.state === 'running').map((c) => c.name);
+}
+
+/** The node's engine and the labels its mesh puts on a module's containers. */
+export function containersAt(
+  deps: { mesh: MeshPort; dockerFor(node: string): DockerEngine },
+  node: string,
+): ModuleContainersAt {
+  return { engine: deps.dockerFor(node), labels: deps.mesh.containerLabels };
 }

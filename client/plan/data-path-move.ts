@@ -1,4 +1,3 @@
-import { containerName } from '../../docker/placement';
 import { moveMounts } from '../../activities/mesh/module-mounts';
 import type { ModuleSpec } from '../../mesh/schemas';
 import type { DataPathMoveInput } from '../../workflows/contracts';
@@ -155,7 +154,7 @@ async function containersLeftOnOld(
           node: n,
           module,
           container: c.container,
-          name: containerName(n, module, c.container),
+          name: c.name,
           state: c.observed.state,
           from,
           to,

@@ -1,6 +1,7 @@
 import { summariseProbes } from '../../activities/probes';
-import { containerName } from '../../docker/placement';
 import type { ModuleSpec, NodeState } from '../../mesh/schemas';
+import { compareMounts } from '../../workflows/verdict/containers';
+import type { ContainerEvidence } from '../../workflows/verdict/evidence';
 import type { EdgeFlipInput } from '../../workflows/contracts';
 import { EDGE_FLIP } from '../../workflows/edge-flip-plan';
 import type { ExpectedDecision, PlanReport, UnrecreatedContainer } from '../../workflows/plan-report';
@@ -135,7 +136,7 @@ async function staleSuccessorContainers(
   const { node, module } = input;
   const found = await r.act.inspectModuleContainers({ node, module, stabilityWindowMs: 0 });
   return found.flatMap((c) => {
-    if (!c.observed.exists || c.observed.specHash === c.desiredSpecHash) return [];
+    if (!c.observed.exists || onItsSpec(c)) return [];
     if (held.has(`${module}/container:${c.container}`)) return [];
     const observed = c.observed.mounts.map((m) => m.source).join(', ') || 'no mounts';
     const desired = c.desiredMounts.map((m) => m.source).join(', ') || 'no mounts';
@@ -144,7 +145,7 @@ async function staleSuccessorContainers(
         node,
         module,
         container: c.container,
-        name: containerName(node, module, c.container),
+        name: c.name,
         state: c.observed.state,
         from: observed,
         to: desired,
@@ -152,6 +153,17 @@ async function staleSuccessorContainers(
       },
     ];
   });
+}
+
+/**
+ * Whether an existing container was made from its current spec: by the spec digest where the mesh labels
+ * one, else by what can be read off any container, its image and its mounts.
+ */
+function onItsSpec(c: ContainerEvidence): boolean {
+  const o = c.observed;
+  if (!o.exists) return false;
+  if (o.specHash !== undefined) return o.specHash === c.desiredSpecHash;
+  return o.image === c.desiredImage && compareMounts(c.desiredMounts, o.mounts, []).length === 0;
 }
 
 /** gate-apply as the verdict would judge it: drift before held, as the gate rule orders them. */

@@ -3,7 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { z } from 'zod';
 import { activitySignal, heartbeat } from '../../activities/heartbeat';
-import { MeshUnreadableError } from '../errors';
+import type { ContainerLabels } from '../container-labels';
+import { MeshCommandError, MeshRefusedError, MeshUnreadableError } from '../errors';
+import { printable } from '../printable';
 import { parseMeshJson } from '../parse';
 import type { MeshPort } from '../port';
 import { ApplyReport, ModuleNodes, ModuleSpec, NodeState, PushReceipt, type UpgradePolicy } from '../schemas';
@@ -17,7 +19,11 @@ import { runMeshCommand } from './run';
  * ./config.ts.
  */
 export class CommandMesh implements MeshPort {
-  constructor(private readonly config: CommandMeshConfig) {}
+  readonly containerLabels: ContainerLabels;
+
+  constructor(private readonly config: CommandMeshConfig) {
+    this.containerLabels = config.containerLabels;
+  }
 
   async assign(module: string, node: string): Promise<void> {
     await this.run('assign', { module, node });
@@ -87,8 +93,18 @@ export class CommandMesh implements MeshPort {
       env,
       signal: activitySignal(),
       onStillRunning: () => heartbeat({ mesh: verb }),
+    }).catch((error: unknown) => {
+      throw this.refusalOf(error) ?? error;
     });
     return { stdout: output.stdout, source: `\`${describeArgv(argv)}\`` };
+  }
+
+  /** A controller's refusal, by its exit code: its first stderr line, as mesh's own sentence. */
+  private refusalOf(error: unknown): MeshRefusedError | undefined {
+    if (!(error instanceof MeshCommandError) || error.exitCode === null) return undefined;
+    if (!this.config.refusedExitCodes.includes(error.exitCode)) return undefined;
+    const sentence = error.stderr.split('\n').find((line) => line.trim() !== '') ?? error.message;
+    return new MeshRefusedError(printable(sentence.trim()));
   }
 
   private async read<V extends MeshVerb, S extends z.ZodType>(

@@ -12,7 +12,7 @@ export const VERB_PLACEHOLDERS = {
   moduleNodes: ['module'],
   setModuleSpec: ['module', 'specFile'],
   setUpgradePolicy: ['module', 'policy'],
-} as const satisfies Record<Exclude<keyof MeshPort, 'watchReports'>, readonly string[]>;
+} as const satisfies Record<Exclude<keyof MeshPort, 'watchReports' | 'containerLabels'>, readonly string[]>;
 
 export type MeshVerb = keyof typeof VERB_PLACEHOLDERS;
 export const MESH_VERBS = Object.keys(VERB_PLACEHOLDERS) as MeshVerb[];

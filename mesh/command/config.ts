@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ConfigError } from '../../config/errors';
+import { ContainerLabels, LOCAL_MESH_LABELS } from '../container-labels';
 import { firstIssue } from '../zod-issue';
 import { MESH_VERBS, VERB_PLACEHOLDERS, placeholdersIn, type CommandTemplate, type MeshVerb } from './argv';
 import { commandCallingItself } from './controller-program';
@@ -68,6 +69,16 @@ export const CommandMeshConfigSchema = z
       )
       .default([]),
     verbs: z.object(verbShape).strict().default({}),
+    /**
+     * The Docker labels the controller puts on its containers (module, container spec name, and the node
+     * where one engine serves several); the node workers find a module's containers by them.
+     */
+    containerLabels: ContainerLabels.default(LOCAL_MESH_LABELS),
+    /**
+     * Exit codes by which the controller refuses (an unknown node or module, a verb out of place): the
+     * first line of its stderr is then the refusal's sentence, final rather than retried.
+     */
+    refusedExitCodes: z.array(z.number().int().min(1).max(255)).default([]),
   })
   .strict()
   .superRefine((config, ctx) => {
@@ -86,6 +97,8 @@ export const CommandMeshConfigSchema = z
     }
   })
   .transform((config) => ({
+    containerLabels: config.containerLabels,
+    refusedExitCodes: config.refusedExitCodes,
     env: config.env,
     passEnv: config.passEnv,
     verbs: Object.fromEntries(

@@ -2,6 +2,7 @@ import { watch } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { basename, isAbsolute, resolve } from 'node:path';
 import { DockerEngine } from '../../docker/engine';
+import { LOCAL_MESH_LABELS } from '../container-labels';
 import { MeshRefusedError } from '../errors';
 import type { MeshPort } from '../port';
 import {
@@ -41,6 +42,7 @@ export interface CreateNodeOptions {
 /** The reference mesh over the local Docker engine (docs/design.md §6), state in files under `stateDir`. */
 export class LocalMesh implements MeshPort {
   readonly layout: StateLayout;
+  readonly containerLabels = LOCAL_MESH_LABELS;
   private readonly controller: ControllerStore;
   private readonly engine: DockerEngine;
   private readonly startAgent: (node: string) => void;
