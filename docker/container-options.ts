@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
 import type Dockerode from 'dockerode';
 import type { ContainerSpec } from '../mesh/schemas';
-import { LABEL } from './labels';
 import type { Placement } from './placement';
 
 const NANOS_PER_SECOND = 1_000_000_000;
@@ -62,7 +61,10 @@ export function containerCreateOptions(
     Image: spec.image,
     ...(spec.command ? { Cmd: spec.command } : {}),
     Env: Object.entries(spec.env).map(([key, value]) => `${key}=${value}`),
-    Labels: { ...placement.labels, [LABEL.specHash]: specHash(spec) },
+    Labels: {
+      ...placement.labels,
+      ...(placement.specHashLabel ? { [placement.specHashLabel]: specHash(spec) } : {}),
+    },
     ExposedPorts: exposedPorts,
     ...(health
       ? {
@@ -79,6 +81,7 @@ export function containerCreateOptions(
       Binds: spec.mounts.map((m) => bind(hostPath(m.hostPath), m.containerPath, m.readOnly)),
       PortBindings: portBindings,
       NetworkMode: spec.network,
+      ...placement.hostConfig,
     },
   };
 }

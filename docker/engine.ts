@@ -58,6 +58,11 @@ export class DockerEngine {
     return this.docker.listContainers({ all: true, filters: { label } });
   }
 
+  /** Every container (running or not) that carries this label, whatever its value. */
+  async listLabelled(key: string): Promise<Dockerode.ContainerInfo[]> {
+    return this.docker.listContainers({ all: true, filters: { label: [key] } });
+  }
+
   /** Every container on the engine, in any state, labelled or not. */
   async listAll(): Promise<Dockerode.ContainerInfo[]> {
     return this.docker.listContainers({ all: true });

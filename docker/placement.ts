@@ -1,4 +1,6 @@
 import { posix } from 'node:path';
+import type Dockerode from 'dockerode';
+import { LOCAL_MESH_LABELS, type ContainerLabels } from '../mesh/container-labels';
 import { LABEL } from './labels';
 
 /** Where and as what a container spec runs: its engine-wide name, its owner labels, its host paths. */
@@ -7,6 +9,16 @@ export interface Placement {
   labels: Record<string, string>;
   /** Maps a spec host path to the real path on this engine's machine (identity for a real node). */
   hostPath?: (specPath: string) => string;
+  /** The label the container spec's digest goes under, for a mesh that records it. */
+  specHashLabel?: string;
+  /** The mesh's own host settings for every container it runs: restart policy, limits, logging. */
+  hostConfig?: Pick<Dockerode.HostConfig, 'RestartPolicy' | 'LogConfig' | 'Memory'>;
+}
+
+/** How a mesh runs its containers: what it labels them with, and how it places each one on a node. */
+export interface HouseStyle {
+  labels: ContainerLabels;
+  placement(node: string, hostRoot: string, module: string, container: string): Placement;
 }
 
 /**
@@ -27,11 +39,15 @@ export function containerLabels(node: string, module: string, container: string)
   return { [LABEL.node]: node, [LABEL.module]: module, [LABEL.container]: container };
 }
 
-/** How a module's container runs on a node: its engine-wide name, its labels, its host paths. */
+/** How the local mesh runs a module's container on a node: its engine-wide name, its labels, its host paths. */
 export function placementOn(node: string, hostRoot: string, module: string, container: string): Placement {
   return {
     name: containerName(node, module, container),
     labels: containerLabels(node, module, container),
     hostPath: (specPath) => hostPathOnNode(hostRoot, specPath),
+    specHashLabel: LABEL.specHash,
   };
 }
+
+/** The local reference mesh's style: node-qualified names and labels on one shared engine, no restart policy. */
+export const LOCAL_STYLE: HouseStyle = { labels: LOCAL_MESH_LABELS, placement: placementOn };

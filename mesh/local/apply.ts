@@ -1,7 +1,7 @@
 import { mkdir, stat } from 'node:fs/promises';
 import type { DockerEngine } from '../../docker/engine';
-import { LABEL } from '../../docker/labels';
-import { containerName, hostPathOnNode, placementOn } from '../../docker/placement';
+import { hostPathOnNode, LOCAL_STYLE, type HouseStyle } from '../../docker/placement';
+import { ownerOf } from '../container-labels';
 import { containerResourceId, type ApplyReport, type FailedResource, type HeldResource } from '../schemas';
 import { containerHoldReason, dirHoldReason, heldDirMountedBy, isDirHeld } from './holds';
 import { ensureLocalImage } from './local-images';
@@ -20,11 +20,13 @@ type Planned<K extends PlannedResource['kind']> = Extract<PlannedResource, { kin
  * What a node agent does with one push (docs/design.md §2), faithful to both incidents: held data and the
  * containers mounting it are skipped with a reason; a running container is left as it is even when its
  * spec changed, without a word; containers of modules no longer pushed are removed (their data stays).
+ * `style` is how this mesh names, labels and configures the containers it runs.
  */
 export async function applyPush(
   push: InboxPush,
   owned: string[],
   engine: DockerEngine,
+  style: HouseStyle = LOCAL_STYLE,
 ): Promise<ApplyOutcome> {
   const ownedDirs = new Set(owned);
   const appliedIds: string[] = [];
@@ -61,7 +63,7 @@ export async function applyPush(
   const images = new OnceEach((image: string) => ensureLocalImage(engine, image));
   const outcomes = await Promise.all(
     runnable.map((container) =>
-      runContainer(push, container, engine, images).then(
+      runContainer(push, container, engine, images, style).then(
         () => undefined,
         (error: unknown) => messageOf(error),
       ),
@@ -73,7 +75,7 @@ export async function applyPush(
     else failed.push({ resource: container.id, module: container.module, error });
   });
 
-  failed.push(...(await removeUnpushedContainers(push, engine)));
+  failed.push(...(await removeUnpushedContainers(push, engine, style)));
   const report: ApplyReport = {
     pushId: push.pushId,
     node: push.node,
@@ -107,8 +109,9 @@ async function runContainer(
   container: Planned<'container'>,
   engine: DockerEngine,
   images: OnceEach<string>,
+  style: HouseStyle,
 ): Promise<void> {
-  const placement = placementOn(push.node, push.hostRoot, container.module, container.spec.name);
+  const placement = style.placement(push.node, push.hostRoot, container.module, container.spec.name);
   const existing = await engine.inspect(placement.name);
   if (!existing) {
     await images.run(container.spec.image);
@@ -131,15 +134,21 @@ class OnceEach<K> {
   }
 }
 
-async function removeUnpushedContainers(push: InboxPush, engine: DockerEngine): Promise<FailedResource[]> {
-  const wanted = new Set(
-    push.modules.flatMap((m) => m.containers.map((c) => containerName(push.node, m.module, c.name))),
-  );
+/** The mesh's own containers on the node that no pushed module has any more: removed, their data stays. */
+async function removeUnpushedContainers(
+  push: InboxPush,
+  engine: DockerEngine,
+  style: HouseStyle,
+): Promise<FailedResource[]> {
+  const wanted = new Set(push.modules.flatMap((m) => m.containers.map((c) => `${m.module}/${c.name}`)));
+  const { labels } = style;
+  const mine = labels.node
+    ? engine.listByLabels({ [labels.node]: push.node })
+    : engine.listLabelled(labels.module);
   const failed: FailedResource[] = [];
-  for (const info of await engine.listByLabels({ [LABEL.node]: push.node })) {
-    const module = info.Labels[LABEL.module];
-    const container = info.Labels[LABEL.container];
-    if (!module || !container || wanted.has(containerName(push.node, module, container))) continue;
+  for (const info of await mine) {
+    const { module, node, container } = ownerOf(labels, info.Labels, push.node);
+    if (!module || !container || node !== push.node || wanted.has(`${module}/${container}`)) continue;
     try {
       await engine.remove(info.Id);
     } catch (error) {

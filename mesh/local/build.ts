@@ -1,7 +1,7 @@
 import { BASE_IMAGE, type DockerEngine, type RebuiltImage } from '../../docker/engine';
-import { placementOn } from '../../docker/placement';
+import { LOCAL_STYLE, type HouseStyle } from '../../docker/placement';
 import { MeshRefusedError } from '../errors';
-import type { UpgradePolicy } from '../schemas';
+import type { ModuleSpec, UpgradePolicy } from '../schemas';
 import { requireModule, type ControllerStore } from './controller-store';
 import type { StateLayout } from './layout';
 import { ensureLocalImage } from './local-images';
@@ -33,26 +33,10 @@ export async function buildModule(
 ): Promise<BuildResult> {
   const state = await controller.read();
   const spec = requireModule(state, module);
-  const images = [...new Set(spec.containers.map((c) => c.image))];
-  if (images.includes(BASE_IMAGE)) {
-    throw new MeshRefusedError(
-      `Module ${module} runs the shared base image ${BASE_IMAGE}, which a build would change for everyone; give it its own tag such as mesh-local/${module}:latest.`,
-    );
-  }
-  const rebuilt: RebuiltImage[] = [];
-  for (const image of images) {
-    await ensureLocalImage(engine, image);
-    if (!(await engine.inspectImage(image))) {
-      throw new MeshRefusedError(
-        `Image ${image} of module ${module} does not exist on this engine and there is no registry.`,
-      );
-    }
-    rebuilt.push(await engine.rebuildImage(image));
-  }
   const result: BuildResult = {
     module,
     upgradePolicy: spec.upgradePolicy,
-    images: rebuilt,
+    images: await rebuildModuleImages(engine, spec),
     recreated: [],
     failed: [],
   };
@@ -61,18 +45,53 @@ export async function buildModule(
   for (const [node, entry] of Object.entries(state.nodes)) {
     if (!entry.assigned.includes(module)) continue;
     await withLock(layout.nodeLock(node), { timeoutMs: 60_000 }, async () => {
-      for (const container of spec.containers) {
-        const placement = placementOn(node, entry.hostRoot, module, container.name);
-        if (!(await engine.inspect(placement.name))) continue;
-        try {
-          await engine.remove(placement.name);
-          await engine.createAndStart(container, placement);
-          result.recreated.push({ node, container: container.name, name: placement.name });
-        } catch (error) {
-          result.failed.push({ node, container: container.name, error: (error as Error).message });
-        }
-      }
+      const rolled = await rollOutOnNode(engine, LOCAL_STYLE, { node, hostRoot: entry.hostRoot }, spec);
+      result.recreated.push(...rolled.recreated);
+      result.failed.push(...rolled.failed);
     });
   }
   return result;
+}
+
+/** A new build of each image the module runs, on this engine; never of the base image everyone shares. */
+export async function rebuildModuleImages(engine: DockerEngine, spec: ModuleSpec): Promise<RebuiltImage[]> {
+  const images = [...new Set(spec.containers.map((c) => c.image))];
+  if (images.includes(BASE_IMAGE)) {
+    throw new MeshRefusedError(
+      `Module ${spec.module} runs the shared base image ${BASE_IMAGE}, which a build would change for everyone; give it its own tag such as mesh-local/${spec.module}:latest.`,
+    );
+  }
+  const rebuilt: RebuiltImage[] = [];
+  for (const image of images) {
+    await ensureLocalImage(engine, image);
+    if (!(await engine.inspectImage(image))) {
+      throw new MeshRefusedError(
+        `Image ${image} of module ${spec.module} does not exist on this engine and there is no registry.`,
+      );
+    }
+    rebuilt.push(await engine.rebuildImage(image));
+  }
+  return rebuilt;
+}
+
+/** What a roll-out did on one node: each existing container of the module recreated from the current spec. */
+export async function rollOutOnNode(
+  engine: DockerEngine,
+  style: HouseStyle,
+  { node, hostRoot }: { node: string; hostRoot: string },
+  spec: ModuleSpec,
+): Promise<Pick<BuildResult, 'recreated' | 'failed'>> {
+  const rolled: Pick<BuildResult, 'recreated' | 'failed'> = { recreated: [], failed: [] };
+  for (const container of spec.containers) {
+    const placement = style.placement(node, hostRoot, spec.module, container.name);
+    if (!(await engine.inspect(placement.name))) continue;
+    try {
+      await engine.remove(placement.name);
+      await engine.createAndStart(container, placement);
+      rolled.recreated.push({ node, container: container.name, name: placement.name });
+    } catch (error) {
+      rolled.failed.push({ node, container: container.name, error: (error as Error).message });
+    }
+  }
+  return rolled;
 }
