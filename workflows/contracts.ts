@@ -34,6 +34,7 @@ export const NODE_LOCAL_ACTIVITIES = [
   'stopContainers',
   'startContainers',
   'recreateContainers',
+  'removeStaleContainers',
 ] as const;
 
 export function isNodeLocalActivity(name: string): boolean {

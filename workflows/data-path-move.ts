@@ -1,4 +1,4 @@
-import { patched } from '@temporalio/workflow';
+import { ApplicationFailure, patched } from '@temporalio/workflow';
 import type { ModuleSpec } from '../mesh/schemas';
 import { DATA_PATH_MOVE } from './data-path-move-plan';
 import { DataPathMoveInput, parseInput, type DataPathMoveInputArg, type RunbookStatus } from './contracts';
@@ -8,7 +8,7 @@ import { refuse } from './runbook/failures';
 import { judgePush } from './runbook/judge-push';
 import { ContainerMemory } from './runbook/memory';
 import { openRunbook } from './runbook/open';
-import { REVISION_2 } from './runbook/revision';
+import { RECREATE_THROUGH_MESH, REVISION_2 } from './runbook/revision';
 import type { Look } from './runbook/runbook';
 import { GATE_APPLY, PREFLIGHT, PUSH } from './runbook/step-declarations';
 import type { ReceiptEvidence } from './verdict';
@@ -69,6 +69,8 @@ export async function dataPathMove(rawInput: DataPathMoveInputArg): Promise<Runb
     // Past this point a container may run on B: B is the truth, and the copy is never removed or mirrored.
     removeCopy.forget();
     restartOnOld.forget();
+    // Declared before the undo that may push (keep) ahead of the first push below.
+    let receipts: ReceiptEvidence[] = [];
     const switchBack = rb.undo('switch-back', () => revertOrKeep(spec));
     await rb.step(
       'switch-spec',
@@ -76,7 +78,7 @@ export async function dataPathMove(rawInput: DataPathMoveInputArg): Promise<Runb
       (r) => `${r.changed.join(', ')} now mount ${to}`,
     );
 
-    let receipts = await pushAll();
+    receipts = await pushAll();
     await rb.gate(GATE_APPLY, onNewPath, {
       retry: async () => (receipts = await pushAll()),
       recreate: catchUpAndRecreate,
@@ -174,11 +176,21 @@ export async function dataPathMove(rawInput: DataPathMoveInputArg): Promise<Runb
     async function catchUpAndRecreate(): Promise<void> {
       await stopContainers(' to catch up the copy');
       await rb.gate('catch-up', () => catchUp(false), { 'keep-new': () => catchUp(true) });
+      if (!patched(RECREATE_THROUGH_MESH)) {
+        await rb.step(
+          'recreate',
+          () => each((n) => act.recreateContainers({ node: n, module, containers: onOld })),
+          (all) => `recreated ${all.flatMap((r) => r.recreated).join(', ') || 'nothing'}`,
+        );
+        return;
+      }
       await rb.step(
         'recreate',
-        () => each((n) => act.recreateContainers({ node: n, module, containers: onOld })),
-        (all) => `recreated ${all.flatMap((r) => r.recreated).join(', ') || 'nothing'}`,
+        () => each((n) => act.removeStaleContainers({ node: n, module, containers: onOld })),
+        (all) =>
+          `removed ${all.flatMap((r) => r.removed).join(', ') || 'nothing'}; the push has mesh create them on ${to}`,
       );
+      receipts = await pushAll();
     }
 
     async function catchUp(keepNewOnConflict: boolean): Promise<Look> {
@@ -229,9 +241,35 @@ export async function dataPathMove(rawInput: DataPathMoveInputArg): Promise<Runb
       );
       // The spec says B; a container the push left on A would be moved by the next build once the
       // roll-out policy is restored (incident 2). Keep makes the containers match the spec now.
-      if (choice === 'keep') return catchUpAndRecreate();
+      if (choice === 'keep') {
+        await catchUpAndRecreate();
+        if (patched(RECREATE_THROUGH_MESH)) await onlyWhenOn(to, receipts);
+        return;
+      }
       await undoAct.restoreModuleSpec({ spec: { ...original, upgradePolicy: 'manual' } });
-      await each((n) => undoAct.recreateContainers({ node: n, module, containers: onOld }));
+      if (!patched(RECREATE_THROUGH_MESH)) {
+        await each((n) => undoAct.recreateContainers({ node: n, module, containers: onOld }));
+        return;
+      }
+      await each((n) => undoAct.removeStaleContainers({ node: n, module, containers: onOld }));
+      await onlyWhenOn(from, await each((n) => undoAct.pushNode({ node: n })));
+    }
+
+    /** An undo's push judged like any other: it throws (the undo waits) unless the containers run on `path`. */
+    async function onlyWhenOn(path: string, pushed: ReceiptEvidence[]): Promise<void> {
+      const away = path === to ? from : to;
+      const looks = await each((n) =>
+        judgePush(
+          { node: n, module, oldHostPaths: [away] },
+          pushed[nodes.indexOf(n)] as ReceiptEvidence,
+          timings,
+          {
+            memory,
+          },
+        ),
+      );
+      const look = firstProblem(looks, nodes);
+      if (!look.ok) throw ApplicationFailure.nonRetryable(look.reason);
     }
   });
 }

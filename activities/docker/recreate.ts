@@ -1,72 +1,100 @@
 import type { DockerEngine } from '../../docker/engine';
-import { specHash } from '../../docker/container-options';
-import { placementOn } from '../../docker/placement';
 import type { MeshPort } from '../../mesh/port';
-import type { HostRootOf } from '../host-root';
 import type { ContainerSpec } from '../../mesh/schemas';
+import { waitForApplyReport } from '../../mesh/wait-for-apply';
+import { compareMounts } from '../../workflows/verdict/containers';
+import type { HostRootOf } from '../host-root';
 import { refusalsAreFinal } from '../failures';
-import { heartbeat } from '../heartbeat';
-import { ambiguousContainers, imageMissing } from './failures';
-import { findModuleContainers, type LabelledContainer } from './module-containers';
-import { parseNamedTarget, type ContainersOnNode } from './start-stop';
+import { activitySignal, heartbeat } from '../heartbeat';
+import { ambiguousContainers } from './failures';
+import { findModuleContainers, type ModuleContainersAt } from './module-containers';
+import { bindMountsOnNode } from './mount-paths';
+import { containersAt, parseNamedTarget, type ContainersOnNode } from './start-stop';
 
-function statusOf(error: unknown): number | undefined {
-  return (error as { statusCode?: number } | null)?.statusCode;
-}
+type RecreateDeps = { mesh: MeshPort; dockerFor(node: string): DockerEngine; hostRootOf: HostRootOf };
 
-/** Running, and created from exactly this container spec: nothing to recreate. */
-function isCurrent(found: LabelledContainer | undefined, spec: ContainerSpec): boolean {
-  return found !== undefined && found.state === 'running' && found.specHash === specHash(spec);
+/** How long the legacy recreate waits for the node to apply the push that recreates its containers. */
+const APPLY_WAIT_MS = 90_000;
+
+/** Whether the container mounts exactly what its spec asks for now, as the node names its host paths. */
+async function onCurrentSpec(
+  at: ModuleContainersAt,
+  id: string,
+  spec: ContainerSpec,
+  hostRoot: string,
+): Promise<boolean> {
+  const info = await at.engine.inspect(id);
+  if (!info) return false;
+  const desired = spec.mounts.map((m) => ({ source: m.hostPath, destination: m.containerPath }));
+  return compareMounts(desired, bindMountsOnNode(hostRoot, info.Mounts), []).length === 0;
 }
 
 /**
- * Removes each named container of the module on the node and creates and starts it again from the
- * module's CURRENT spec, as the local mesh names and labels it (`placementOn`, host paths under the
- * node's `hostRoot`), so it mounts the spec's current host paths. Returns the Docker names recreated.
- *
- * This acts on the node's Docker engine directly, not through mesh: the mesh port has no recreate verb,
- * and a push leaves a running container as it is even when its spec changed (docs/design.md §1, incident 2).
- * It does not take the local mesh's node lock; the runbook calls it only between pushes, after the
- * node reported its apply, so no agent is changing the same containers.
- *
- * Idempotent: a container that runs and carries the spec hash of its current spec is left alone; one
- * that is missing (e.g. removed by an earlier attempt that then died) is created. Two containers with the
- * same module container's labels fail the activity (which one is meant is unclear).
+ * Removes each named container of the module on the node that does not mount what the module's current
+ * spec asks for, so that the next push has the mesh create it again from that spec: named, labelled and
+ * configured (restart policy, limits, logs) the mesh's own way. The runbook never creates a container
+ * itself: one made behind the controller's back is one its next push or roll-out brings back beside it
+ * (two writers on the new path, or a port clash). A container already on the current spec is left for
+ * the push to start. Idempotent: what is gone already counts as removed. Returns the Docker names removed.
  */
-export async function recreateContainers(
-  deps: { mesh: MeshPort; dockerFor(node: string): DockerEngine; hostRootOf: HostRootOf },
+export async function removeStaleContainers(
+  deps: RecreateDeps,
   input: ContainersOnNode,
-): Promise<{ recreated: string[] }> {
-  const target = await parseNamedTarget('recreateContainers', deps.mesh, input);
+): Promise<{ removed: string[] }> {
+  const { removed } = await removeStale(deps, input);
+  return { removed: removed.map((c) => c.name) };
+}
+
+/** The stale containers removed (Docker and spec names), and the spec names with no container at all. */
+async function removeStale(
+  deps: RecreateDeps,
+  input: ContainersOnNode,
+): Promise<{ removed: { name: string; container: string }[]; missing: string[] }> {
+  const target = await parseNamedTarget('removeStaleContainers', deps.mesh, input);
   const { node, module, containers, spec } = target;
   const hostRoot = await refusalsAreFinal(() => deps.hostRootOf(node));
-  const engine = deps.dockerFor(node);
-  const recreated: string[] = [];
+  const at = containersAt(deps, node);
+  const removed: { name: string; container: string }[] = [];
+  const missing: string[] = [];
   for (const name of containers) {
     const containerSpec = spec.containers.find((c) => c.name === name);
     if (!containerSpec) throw new Error(`${module}/${name} vanished from the spec it was checked against`);
-    const matches = await findModuleContainers(engine, node, module, name);
+    const matches = await findModuleContainers(at, node, module, name);
     if (matches.length > 1) {
-      throw ambiguousContainers(
-        node,
-        module,
-        name,
-        matches.map((m) => m.name),
-      );
+      const names = matches.map((m) => m.name);
+      throw ambiguousContainers(node, module, name, names);
     }
-    if (isCurrent(matches[0], containerSpec)) continue;
-
-    const placement = placementOn(node, hostRoot, module, name);
-    heartbeat({ node, module, recreating: placement.name });
-    for (const old of matches) await engine.remove(old.id);
-    try {
-      await engine.createAndStart(containerSpec, placement);
-    } catch (error) {
-      if (statusOf(error) === 404 && !(await engine.inspectImage(containerSpec.image)))
-        throw imageMissing(node, module, name, containerSpec.image);
-      throw error;
-    }
-    recreated.push(placement.name);
+    const [found] = matches;
+    if (!found) missing.push(name);
+    if (!found || (await onCurrentSpec(at, found.id, containerSpec, hostRoot))) continue;
+    heartbeat({ node, module, removing: found.name });
+    await at.engine.remove(found.id);
+    removed.push({ name: found.name, container: name });
   }
-  return { recreated };
+  return { removed, missing };
+}
+
+/**
+ * What runbooks recorded before recreate went through mesh still call: the stale containers removed, then
+ * a push through mesh that has the node's agent create them from the current spec, and its report awaited.
+ * Returns the Docker names of those removed or missing that the push made (the mesh's, by its labels).
+ */
+export async function recreateContainers(
+  deps: RecreateDeps,
+  input: ContainersOnNode,
+): Promise<{ recreated: string[] }> {
+  const { node, module } = input;
+  const stale = await removeStale(deps, input);
+  const remade = [...stale.removed.map((c) => c.container), ...stale.missing];
+  if (remade.length === 0) return { recreated: [] };
+  const receipt = await refusalsAreFinal(() => deps.mesh.push(node));
+  await waitForApplyReport(deps.mesh, node, receipt.pushId, {
+    timeoutMs: APPLY_WAIT_MS,
+    signal: activitySignal(),
+    onPoll: () => heartbeat({ node, module, waitingFor: receipt.pushId }),
+  });
+  const found = await findModuleContainers(containersAt(deps, node), node, module);
+  return {
+    recreated: found.filter((c) => c.container && remade.includes(c.container)).map((c) => c.name),
+  };
 }

@@ -148,7 +148,8 @@ describe('data-path-move on a real dev server, the local mesh and Docker', () =>
       'then the catch-up before recreating on B: only what changed on A',
     );
     assert.equal(scheduled.verifyTree, 1);
-    assert.equal(scheduled.recreateContainers, 1);
+    assert.equal(scheduled.removeStaleContainers, 1, 'the container on A removed, for mesh to recreate');
+    assert.equal(scheduled.recreateContainers, undefined, 'the runbook creates no container itself');
     assert.equal(scheduled.removeTree, 1, 'only A removed, and only once');
     assert.equal(scheduled.startContainers, undefined, 'no compensation ran');
 
@@ -231,7 +232,10 @@ describe('data-path-move on a real dev server, the local mesh and Docker', () =>
     assert.equal(done.phase, 'completed', done.outcome);
     assert.equal(done.outcome, `${forge.module} runs on ${TO} on ${forge.node}; ${FROM} kept`);
     assert.equal(done.steps.find((s) => s.name === 'remove-old-data')?.state, 'skipped');
-    assert.equal(done.steps.find((s) => s.name === 'recreate')?.note, `recreated ${forge.web}`);
+    assert.equal(
+      done.steps.find((s) => s.name === 'recreate')?.note,
+      `removed ${forge.web}; the push has mesh create them on ${TO}`,
+    );
     assert.equal(await policy(world, forge), 'roll-out');
     const final = await container(world, forge);
     assert.equal(final.running, true);

@@ -42,3 +42,10 @@ export const PARALLEL_READS = 'parallel-reads';
  * Runbooks recorded before fail with the bare failure (status then asks the query).
  */
 export const STATUS_IN_FAILURE = 'status-in-failure';
+
+/**
+ * `recreate` no longer creates containers itself: it removes the stale ones on the node and pushes, so the
+ * mesh creates them from the current spec its own way (name, labels, restart policy), and judges that push
+ * like any other. Runbooks recorded before call the recreate activity (which now does the same through mesh).
+ */
+export const RECREATE_THROUGH_MESH = 'recreate-through-mesh';
