@@ -1,8 +1,8 @@
 import { hostname } from 'node:os';
 import type { NativeConnection } from '@temporalio/worker';
 import { Runtime, Worker, type WorkerOptions } from '@temporalio/worker';
-import { createActivities, type ActivityDeps } from '../activities';
-import { TASK_QUEUE } from '../workflows/contracts';
+import { createActivities, type Activities, type ActivityDeps } from '../activities';
+import { isNodeLocalActivity, TASK_QUEUE } from '../workflows/contracts';
 import { watchLocalNodes } from './local-nodes';
 import { keepAlive } from './keep-alive';
 import { runbookLogContext } from './log-context';
@@ -141,13 +141,23 @@ async function sharedWorker(
     connection: options.connection,
     namespace: options.namespace,
     taskQueue,
-    activities: (options.activitiesFor ?? createActivities)(options.deps),
+    activities: withoutNodeWork((options.activitiesFor ?? createActivities)(options.deps)),
     identity,
     // Progress heartbeats reach the server (CLI, Web UI) within seconds, not at 80% of the heartbeat timeout.
     maxHeartbeatThrottleInterval: '2 seconds',
     ...code,
     interceptors: { ...interceptors, activity: [runbookLogContext, keepAlive] },
   });
+}
+
+/**
+ * The shared queue's activities: everything but a node's disk and Docker work, which only a worker on the
+ * node itself may do (revision-1 runbooks, which scheduled it here, need a worker of an earlier release).
+ */
+export function withoutNodeWork(activities: Activities): Partial<Activities> {
+  return Object.fromEntries(
+    Object.entries(activities).filter(([name]) => !isNodeLocalActivity(name)),
+  ) as Partial<Activities>;
 }
 
 /** The one way a runbook worker is built, in production and in tests. */
