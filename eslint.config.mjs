@@ -16,7 +16,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['bin/**/*.js'],
+    files: ['bin/**/*.js', 'lab/bin/**/*.js'],
     rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
   {

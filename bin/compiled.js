@@ -5,7 +5,7 @@ const { readdirSync, statSync } = require('node:fs');
 const { join } = require('node:path');
 
 const ROOT = join(__dirname, '..');
-const SOURCES = ['cli', 'client', 'workflows', 'activities', 'worker', 'mesh', 'docker', 'config'];
+const SOURCES = ['cli', 'client', 'workflows', 'activities', 'worker', 'mesh', 'docker', 'config', 'lab'];
 const SETTINGS = ['tsconfig.json', 'tsconfig.build.json', 'package-lock.json'];
 const STAMP = join('dist', '.stamp');
 const WORKFLOW_BUNDLE = join('dist', 'workflow-bundle.js');
