@@ -35,7 +35,26 @@ export const NODE_LOCAL_ACTIVITIES = [
   'startContainers',
   'recreateContainers',
   'removeStaleContainers',
+  'nodeFingerprint',
 ] as const;
+
+/**
+ * Which host a node worker works on: its Docker engine's ID and its host's machine id. A runbook records
+ * each node's at preflight; every later node-local activity carries it, and a worker on another host refuses.
+ */
+export const HostFingerprint = z.strictObject({
+  engineId: z.string().min(1).max(200),
+  machineId: z.string().min(1).max(200).nullable(),
+});
+export type HostFingerprint = z.infer<typeof HostFingerprint>;
+
+/** `engine ABCD:EFGH:IJKL, machine 0f3c9a21`: short enough for a sentence, long enough to tell hosts apart. */
+export function describeHost({ engineId, machineId }: HostFingerprint): string {
+  return `engine ${engineId.slice(0, 14)}${machineId ? `, machine ${machineId.slice(0, 8)}` : ''}`;
+}
+
+/** The field of a node-local activity's input that carries the host the runbook recorded for its node. */
+export const EXPECTED_HOST = 'expectHost';
 
 export function isNodeLocalActivity(name: string): boolean {
   return (NODE_LOCAL_ACTIVITIES as readonly string[]).includes(name);
@@ -249,6 +268,10 @@ export const FAILURE = {
   nodeNeedsClearing: 'NodeNeedsClearing',
   /** No worker on the node took its work in time (`mesh runbook worker --node <node>` is not running). */
   noNodeWorker: 'NoNodeWorker',
+  /** A node worker on another host than the one the runbook recorded for its node refused the work. */
+  wrongHost: 'WrongHost',
+  /** A start was asked for, but the module has no container on the node: only a push brings it back. */
+  containersGone: 'ContainersGone',
 } as const;
 
 /** Workflow input parsed on the first line; bad input fails the run, not the task. */

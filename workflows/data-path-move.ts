@@ -8,7 +8,8 @@ import { refuse } from './runbook/failures';
 import { judgePush } from './runbook/judge-push';
 import { ContainerMemory } from './runbook/memory';
 import { openRunbook } from './runbook/open';
-import { RECREATE_THROUGH_MESH, REVISION_2 } from './runbook/revision';
+import { NODE_HOSTS, RECREATE_THROUGH_MESH, REVISION_2 } from './runbook/revision';
+import { recordNodeHosts } from './runbook/hosts';
 import type { Look } from './runbook/runbook';
 import { GATE_APPLY, PREFLIGHT, PUSH } from './runbook/step-declarations';
 import type { ReceiptEvidence } from './verdict';
@@ -293,6 +294,7 @@ function firstProblem(looks: Look[], nodes: string[]): Look {
 
 async function preflight(input: DataPathMoveInput, nodes: string[]) {
   const { module, from, to } = input;
+  const hosts = patched(NODE_HOSTS) ? `; ${await recordNodeHosts(nodes)}` : '';
   const sizes = await forEach(nodes, (n) => act.preflightMove({ node: n, from, to }));
   const assigned = await act.moduleNodes({ module });
   const unnamed = assigned.filter((n) => !nodes.includes(n));
@@ -328,6 +330,6 @@ async function preflight(input: DataPathMoveInput, nodes: string[]) {
     size,
     onOld,
     spec,
-    note: `${size.files} files, ${size.bytes} bytes on ${nodes.join(', ')}; ${onOld.join(', ')} mount ${from}`,
+    note: `${size.files} files, ${size.bytes} bytes on ${nodes.join(', ')}; ${onOld.join(', ')} mount ${from}${hosts}`,
   };
 }

@@ -1,15 +1,16 @@
 import { ApplicationFailure, patched } from '@temporalio/workflow';
 import { EDGE_FLIP } from './edge-flip-plan';
-import { EdgeFlipInput, parseInput, type EdgeFlipInputArg, type RunbookStatus } from './contracts';
+import { EdgeFlipInput, FAILURE, parseInput, type EdgeFlipInputArg, type RunbookStatus } from './contracts';
 import { edgeFlipV1 } from './legacy/edge-flip-v1';
 import { act, undoAct } from './runbook/activities';
-import { failureMessage, refuse, rollBack } from './runbook/failures';
+import { failedWith, failureMessage, refuse, rollBack } from './runbook/failures';
 import { judgePush } from './runbook/judge-push';
 import { judgeRemoval } from './runbook/judge-removal';
 import { ContainerMemory } from './runbook/memory';
 import { openRunbook } from './runbook/open';
 import { probeOnce, probeUntilServed, type ProbeTarget } from './runbook/probe';
-import { PARALLEL_READS, REVISION_2 } from './runbook/revision';
+import { LIGHT_THE_EDGE_FIRST, NODE_HOSTS, PARALLEL_READS, REVISION_2 } from './runbook/revision';
+import { recordNodeHosts } from './runbook/hosts';
 import type { Look } from './runbook/runbook';
 import { GATE_APPLY, PREFLIGHT } from './runbook/step-declarations';
 import { pushNode } from './runbook/shared-steps';
@@ -191,6 +192,7 @@ export async function edgeFlip(rawInput: EdgeFlipInputArg): Promise<RunbookStatu
    * probe wants the predecessor's own answer, never the successor's.
    */
   async function restartPredecessor(): Promise<void> {
+    if (patched(LIGHT_THE_EDGE_FIRST)) return lightTheEdgeFirst(input, predecessorAnswers, removeSuccessor);
     const problems: string[] = [];
     try {
       await removeSuccessor();
@@ -210,9 +212,47 @@ export async function edgeFlip(rawInput: EdgeFlipInputArg): Promise<RunbookStatu
   }
 }
 
+/**
+ * The names are dark: the predecessor serves again before anything waits on mesh. The successor's containers
+ * are stopped on the node (a second each: it failed to serve, it need not finish anything), the predecessor
+ * started and probed for its own answer; then the successor is taken off through mesh, which may retry for
+ * minutes while the controller is down, with the names lit meanwhile. A predecessor whose containers a clean
+ * push removed already (an abort after unassign-predecessor) can only come back through that push, so it
+ * is started and probed after it. Each part runs whatever the one before did.
+ */
+async function lightTheEdgeFirst(
+  input: EdgeFlipInput,
+  predecessorAnswers: ProbeTarget,
+  takeOff: () => Promise<void>,
+): Promise<void> {
+  const { node, module, predecessor, timings } = input;
+  const problems: string[] = [];
+  const startPredecessor = () => undoAct.startModuleContainers({ node, module: predecessor });
+  await undoAct
+    .stopModuleContainers({ node, module, stopTimeoutSeconds: 1 })
+    .catch((e: unknown) => problems.push(`${module}'s containers did not stop (${failureMessage(e)})`));
+  let gone = false;
+  await startPredecessor().catch((e: unknown) => {
+    if (failedWith(e, FAILURE.containersGone)) gone = true;
+    else problems.push(failureMessage(e));
+  });
+  let served = gone ? undefined : await probeUntilServed(predecessorAnswers, timings);
+  await takeOff().catch((e: unknown) =>
+    problems.push(`the successor did not come off cleanly (${failureMessage(e)})`),
+  );
+  if (gone) {
+    await startPredecessor().catch((e: unknown) => problems.push(failureMessage(e)));
+    served = await probeUntilServed(predecessorAnswers, timings);
+  }
+  if (served && !served.ok) problems.push(`${predecessor} does not answer: ${served.summary}`);
+  if (problems.length > 0)
+    throw ApplicationFailure.nonRetryable(`${predecessor} restart: ${problems.join('; ')}`);
+}
+
 /** The node as the flip needs it: the predecessor runs and serves every name, the successor does not run. */
 async function preflight(input: EdgeFlipInput): Promise<string> {
   const { node, module, predecessor } = input;
+  const host = patched(NODE_HOSTS) ? `; ${await recordNodeHosts([node])}` : '';
   const predecessorRuns = () => act.runningModuleContainers({ node, module: predecessor });
   const successorRuns = () => act.runningModuleContainers({ node, module });
   const served = () =>
@@ -231,7 +271,7 @@ async function preflight(input: EdgeFlipInput): Promise<string> {
     refuseWhenSuccessorRuns(input, await successorRuns());
     refuseUnlessServed(await served());
   }
-  return `${predecessor} serves ${input.publicNames.length} name(s); ${module} not running`;
+  return `${predecessor} serves ${input.publicNames.length} name(s); ${module} not running${host}`;
 }
 
 function refuseUnlessPredecessorRuns({ node, predecessor }: EdgeFlipInput, running: string[]): void {

@@ -7,7 +7,7 @@ export const DOCKER_FAILURE = {
   /** More than one container carries the labels of one module container: which one runs is unclear. */
   ambiguousContainers: 'AmbiguousContainers',
   /** A start was asked for, but the module has no container on the node to start. */
-  containersGone: 'ContainersGone',
+  containersGone: FAILURE.containersGone,
   /** A create was asked for, but the image is not on the node's engine (and nothing pulls it). */
   imageMissing: 'ImageMissing',
   /** The node's engine does not answer (stopped, restarting, unreachable); retried, then the gate shows it. */

@@ -1,10 +1,12 @@
 import type { DockerEngine } from '../../docker/engine';
 import type { MeshPort } from '../../mesh/port';
 import type { HostRootOf } from '../host-root';
+import type { HostFingerprint } from '../../workflows/contracts';
 import type { ContainerEvidence } from '../../workflows/verdict/evidence';
 import { containersUsingPath, type PathOnNode, type PathUser } from './containers-using-path';
 import { inspectModuleContainers, type InspectModuleInput } from './inspect-containers';
 import { observeModuleContainers, type ObserveModuleInput } from './observe-containers';
+import { hostFingerprint } from './fingerprint';
 import { recreateContainers, removeStaleContainers } from './recreate';
 import {
   containersAt,
@@ -15,6 +17,7 @@ import {
   stopModuleContainers,
   type ContainersOnNode,
   type ModuleOnNode,
+  type StopModuleInput,
 } from './start-stop';
 
 export { containersUsingPath, type PathOnNode, type PathUser } from './containers-using-path';
@@ -38,7 +41,7 @@ export function createDockerActivities(deps: DockerActivityDeps) {
     /** One look, then (when it may matter) events until stability and health settle; see observe-containers.ts. */
     observeModuleContainers: (input: ObserveModuleInput): Promise<ContainerEvidence[]> =>
       observeModuleContainers(deps, input),
-    stopModuleContainers: (input: ModuleOnNode): Promise<{ stopped: string[] }> =>
+    stopModuleContainers: (input: StopModuleInput): Promise<{ stopped: string[] }> =>
       stopModuleContainers(containersAt(deps, input.node), input),
     startModuleContainers: (input: ModuleOnNode): Promise<{ started: string[] }> =>
       startModuleContainers(containersAt(deps, input.node), input),
@@ -51,6 +54,9 @@ export function createDockerActivities(deps: DockerActivityDeps) {
       startContainers(deps, input),
     /** Every container on the node's engine with a bind mount at or under `path` (any module, any state). */
     containersUsingPath: (input: PathOnNode): Promise<PathUser[]> => containersUsingPath(deps, input),
+    /** Which host this worker's node really is: its engine's ID and its machine id. */
+    nodeFingerprint: async (input: { node: string }): Promise<HostFingerprint> =>
+      hostFingerprint(deps.dockerFor(input.node), await deps.hostRootOf(input.node)),
     /** Removes those of the named containers not on the current spec; the next push has mesh recreate them. */
     removeStaleContainers: (input: ContainersOnNode): Promise<{ removed: string[] }> =>
       removeStaleContainers(deps, input),

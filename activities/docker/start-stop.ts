@@ -10,6 +10,12 @@ import { findModuleContainers, type LabelledContainer, type ModuleContainersAt }
 export const ModuleOnNode = z.object({ node: Name, module: Name });
 export type ModuleOnNode = z.infer<typeof ModuleOnNode>;
 
+/** A module's containers to stop, and how long each may take to stop before Docker kills it (default 10 s). */
+export const StopModuleInput = ModuleOnNode.extend({
+  stopTimeoutSeconds: z.number().int().min(0).max(60).optional(),
+});
+export type StopModuleInput = z.input<typeof StopModuleInput>;
+
 /** Some containers of a module on a node, by their spec names (`mesh.container`), not Docker names. */
 export const ContainersOnNode = ModuleOnNode.extend({ containers: z.array(Name) });
 export type ContainersOnNode = z.infer<typeof ContainersOnNode>;
@@ -47,10 +53,15 @@ async function findNamed(at: ModuleContainersAt, target: ContainersOnNode): Prom
   return all.filter((c) => c.container !== undefined && target.containers.includes(c.container));
 }
 
-async function stopEach(engine: DockerEngine, target: ModuleOnNode, found: LabelledContainer[]) {
+async function stopEach(
+  engine: DockerEngine,
+  target: ModuleOnNode,
+  found: LabelledContainer[],
+  timeoutSeconds?: number,
+) {
   for (const c of found) {
     heartbeat({ node: target.node, module: target.module, stopping: c.name });
-    await engine.stop(c.id);
+    await engine.stop(c.id, timeoutSeconds);
   }
   return { stopped: found.map((c) => c.name) };
 }
@@ -66,10 +77,11 @@ async function startEach(engine: DockerEngine, target: ModuleOnNode, found: Labe
 /** Stops every container of the module on the node. Stopping a stopped one is success; none at all too. */
 export async function stopModuleContainers(
   at: ModuleContainersAt,
-  input: ModuleOnNode,
+  input: StopModuleInput,
 ): Promise<{ stopped: string[] }> {
-  const target = parseTarget('stopModuleContainers', input);
-  return stopEach(at.engine, target, await findModuleContainers(at, target.node, target.module));
+  const target = parseActivityInput('stopModuleContainers', StopModuleInput, input);
+  const found = await findModuleContainers(at, target.node, target.module);
+  return stopEach(at.engine, target, found, target.stopTimeoutSeconds);
 }
 
 /**

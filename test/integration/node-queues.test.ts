@@ -135,7 +135,12 @@ describe("node-local work runs on the node's own worker (real Temporal, real Doc
             `${type} ran: ${JSON.stringify(placements)}`,
           );
         const nodeQueue = nodeTaskQueue(world.taskQueue, node);
-        for (const p of onNode) assert.deepEqual(p, { type: p.type, queue: nodeQueue, ranBy: worker });
+        // A node worker's identity says which node it serves and on which host (engine, machine).
+        const nodeWorkerIdentity = new RegExp(`^${worker} \\[${node} on engine \\S+\\]$`);
+        for (const p of onNode) {
+          assert.equal(p.queue, nodeQueue, p.type);
+          assert.match(p.ranBy, nodeWorkerIdentity, p.type);
+        }
         for (const p of placements.filter((p) => !isNodeLocalActivity(p.type)))
           assert.deepEqual(p, { type: p.type, queue: world.taskQueue, ranBy: RUNBOOK_QUEUE_WORKER });
       }
@@ -153,7 +158,7 @@ describe("node-local work runs on the node's own worker (real Temporal, real Doc
     assert.equal(waiting.waiting?.verdict, 'failed');
     assert.deepEqual(waiting.waiting?.actions, ['retry', 'abort']);
     const reason = waiting.waiting?.reason ?? '';
-    const expected = `Step preflight failed: No worker on node ${forge.node} took preflightMove within 1 minute: start \`mesh runbook worker --node ${forge.node}\` there (it polls ${world.taskQueue}@${forge.node}); retry runs it again`;
+    const expected = `Step preflight failed: No worker on node ${forge.node} took nodeFingerprint within 1 minute: start \`mesh runbook worker --node ${forge.node}\` there (it polls ${world.taskQueue}@${forge.node}); retry runs it again`;
     assert.ok(reason.startsWith(expected), reason);
     assert.equal(await exists(forge.hostTo), false, 'nothing copied');
     await world.startWorker({

@@ -7,7 +7,8 @@ import {
   type ActivityOptions,
 } from '@temporalio/workflow';
 import type { Activities } from '../../activities';
-import { FAILURE, isNodeLocalActivity, nodeTaskQueue } from '../contracts';
+import { EXPECTED_HOST, FAILURE, isNodeLocalActivity, nodeTaskQueue } from '../contracts';
+import { recordedHost } from './hosts';
 import { runbookQueue } from './queue';
 
 /**
@@ -49,7 +50,9 @@ function routed<A extends object>(options: ActivityOptions): ActivityInterfaceFo
       return (input: unknown, ...rest: unknown[]) => {
         if (!nodeWorkOnNodes) return activity(target, name)(input, ...rest);
         const node = nodeOf(name, input);
-        return activity(onNode(node), name)(input, ...rest).catch((error: unknown) => {
+        const host = recordedHost(node);
+        const sent = host ? { ...(input as object), [EXPECTED_HOST]: host } : input;
+        return activity(onNode(node), name)(sent, ...rest).catch((error: unknown) => {
           throw untakenOnNode(error, name, node) ?? error;
         });
       };

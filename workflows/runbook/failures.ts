@@ -25,6 +25,13 @@ export function isAbort(error: unknown): boolean {
   return isCancellation(error) || (error instanceof ApplicationFailure && error.type === FAILURE.aborted);
 }
 
+/** An activity's failure of this type (contracts FAILURE). */
+export function failedWith(error: unknown, type: string): boolean {
+  return (
+    error instanceof ActivityFailure && error.cause instanceof ApplicationFailure && error.cause.type === type
+  );
+}
+
 /** A rollBack from workflow code (an activity's failure arrives wrapped, never as this). */
 export function isRollBack(error: unknown): boolean {
   return error instanceof ApplicationFailure && error.type === FAILURE.verificationFailed;

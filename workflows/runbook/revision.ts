@@ -49,3 +49,18 @@ export const STATUS_IN_FAILURE = 'status-in-failure';
  * like any other. Runbooks recorded before call the recreate activity (which now does the same through mesh).
  */
 export const RECREATE_THROUGH_MESH = 'recreate-through-mesh';
+
+/**
+ * When the public names are dark after the predecessor stopped, the rollback lights them first: the
+ * successor's containers stopped (a second to stop), the predecessor started and probed, and only then the
+ * mesh calls that take the successor off, which can retry for minutes while the controller is down.
+ * Runbooks recorded before take the successor off through mesh first.
+ */
+export const LIGHT_THE_EDGE_FIRST = 'light-the-edge-first';
+
+/**
+ * Preflight records which host each node is (its engine's ID and machine id, read by the node's own worker)
+ * and refuses when two hosts poll the node's queue; every later node-local activity carries that host, and a
+ * worker on another host refuses it. Runbooks recorded before trust whichever worker polls.
+ */
+export const NODE_HOSTS = 'node-hosts';
