@@ -36,6 +36,7 @@ export const NODE_LOCAL_ACTIVITIES = [
   'recreateContainers',
   'removeStaleContainers',
   'nodeFingerprint',
+  'pathExists',
 ] as const;
 
 /**

@@ -1,6 +1,7 @@
-/** The workflows the worker registers: one file per runbook, the locks they share, a node's clearance. */
+/** The workflows the worker registers: one file per runbook, the locks they share, a node's clearance, a plan's node reads. */
 export { edgeFlip } from './edge-flip';
 export { dataPathMove } from './data-path-move';
 export { edgeFlipFleet } from './fleet';
 export { runbookLocks } from './lock';
 export { clearNode } from './clear-node';
+export { planNodeRead } from './plan-read';

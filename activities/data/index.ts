@@ -88,6 +88,16 @@ export function createDataActivities(deps: DataActivityDeps) {
         await rm(at.host, { recursive: true, force: true }).finally(stopTicker);
       }),
 
+    /** Whether a node path exists on the node's disk (a plan's look at a data dir). */
+    pathExists: (input: { node: string; path: string }): Promise<boolean> =>
+      moveRefusalsAreFinal(async () => {
+        const at = await locatePath(deps.hostRootOf, input.node, 'data dir', input.path);
+        return lstat(at.host).then(
+          () => true,
+          () => false,
+        );
+      }),
+
     ...createCatchUpActivities(deps),
   };
 }
