@@ -60,7 +60,7 @@ export function containerCreateOptions(
     name: placement.name,
     Image: spec.image,
     ...(spec.command ? { Cmd: spec.command } : {}),
-    Env: Object.entries(spec.env).map(([key, value]) => `${key}=${value}`),
+    Env: Object.entries({ ...spec.env, ...placement.env }).map(([key, value]) => `${key}=${value}`),
     Labels: {
       ...placement.labels,
       ...(placement.specHashLabel ? { [placement.specHashLabel]: specHash(spec) } : {}),

@@ -11,6 +11,8 @@ export interface Placement {
   hostPath?: (specPath: string) => string;
   /** The label the container spec's digest goes under, for a mesh that records it. */
   specHashLabel?: string;
+  /** What the mesh tells every container it runs about where it runs (Nomad's NOMAD_*, say). */
+  env?: Record<string, string>;
   /** The mesh's own host settings for every container it runs: restart policy, limits, logging. */
   hostConfig?: Pick<Dockerode.HostConfig, 'RestartPolicy' | 'LogConfig' | 'Memory'>;
 }

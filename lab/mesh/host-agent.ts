@@ -77,6 +77,8 @@ export class HostAgent {
           body: { node: this.o.node, hostRoot: this.o.hostRoot, holds: last?.held ?? [], lastApply: last },
         };
       },
+      // The lab's tests start each story from nothing: the agent's containers and its memory of them go.
+      'POST /reset': async () => ({ status: 200, body: await this.inLine(() => this.reset()) }),
       'POST /build': async (_, body) => {
         const { spec } = BuildRequest.parse(body);
         return { status: 200, body: await this.inLine(() => this.build(spec)) };
@@ -123,6 +125,18 @@ export class HostAgent {
           )
         : { recreated: [], failed: [] };
     return { node: this.o.node, images, ...rolled };
+  }
+
+  private async reset() {
+    const removed: string[] = [];
+    for (const info of await this.o.engine.listLabelled(MESHCTL_STYLE.labels.module)) {
+      await this.o.engine.remove(info.Id);
+      removed.push((info.Names[0] ?? info.Id).replace(/^\//, ''));
+    }
+    await rm(this.inbox, { recursive: true, force: true });
+    await mkdir(this.inbox, { recursive: true });
+    await writeJsonAtomic(this.stateFile, { version: 1, node: this.o.node, owned: [], reports: [] });
+    return { node: this.o.node, removed };
   }
 
   private async state(): Promise<NodeAgentState> {

@@ -14,15 +14,17 @@ const MANAGED_BY = 'org.meshctl.managed-by';
 const MEMORY_LIMIT = 256 * 1024 * 1024;
 
 /**
- * Names like compose's (`<module>_<unit>_1`, the same on every host), a restart policy, a memory limit and
- * capped logs: what a real controller sets and a container made behind its back would lack.
+ * Names like compose's (`<module>_<unit>_1`, the same on every host), the node's name in MESHCTL_NODE, a
+ * restart policy, a memory limit and capped logs: what a real controller sets and a container made behind
+ * its back would lack.
  */
 export const MESHCTL_STYLE: HouseStyle = {
   labels: MESHCTL_LABELS,
-  placement: (_node, hostRoot, module, container) => ({
+  placement: (node, hostRoot, module, container) => ({
     name: `${module}_${container}_1`,
     labels: { [MESHCTL_LABELS.module]: module, [MESHCTL_LABELS.container]: container, [MANAGED_BY]: 'meshd' },
     hostPath: (specPath) => hostPathOnNode(hostRoot, specPath),
+    env: { MESHCTL_NODE: node },
     hostConfig: {
       RestartPolicy: { Name: 'unless-stopped' },
       Memory: MEMORY_LIMIT,

@@ -1,0 +1,161 @@
+import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { Client, Connection } from '@temporalio/client';
+import { z } from 'zod';
+import { DockerEngine } from '../../docker/engine';
+
+const run = promisify(execFile);
+const ROOT = join(__dirname, '..', '..');
+
+/** lab.json as scripts/lab/up.sh writes it (schema mesh-lab/1), the parts the tests read. */
+const LabHost = z.object({
+  name: z.string(),
+  netns: z.string(),
+  ip: z.string(),
+  hostname: z.string(),
+  dockerSocket: z.string(),
+  root: z.string(),
+  machineId: z.string(),
+});
+export type LabHost = z.infer<typeof LabHost>;
+
+const LabFile = z.object({
+  schema: z.literal('mesh-lab/1'),
+  dir: z.string(),
+  temporal: z.object({ address: z.string(), namespace: z.string() }),
+  ui: z.object({ url: z.string() }),
+  hosts: z.array(LabHost),
+});
+
+/** The directories every lab story may write on a host's disk; a reset empties them. */
+const STORY_PATHS = ['var/lib', 'srv'];
+
+/** The production-shaped lab (scripts/lab/up.sh), as its tests see it: from outside, like an operator. */
+export class Lab {
+  readonly dir: string;
+  readonly temporal: { address: string; namespace: string };
+  readonly uiUrl: string;
+  readonly hosts: LabHost[];
+  private readonly engines = new Map<string, DockerEngine>();
+
+  private constructor(file: z.infer<typeof LabFile>) {
+    this.dir = file.dir;
+    this.temporal = file.temporal;
+    this.uiUrl = file.ui.url;
+    this.hosts = file.hosts;
+  }
+
+  /** The lab that is up; one sentence saying how to bring it up when it is not. */
+  static open(): Lab {
+    const dir = process.env.MESH_LAB_DIR ?? join(homedir(), '.local/state/mesh/lab');
+    let text: string;
+    try {
+      text = readFileSync(join(dir, 'lab.json'), 'utf8');
+    } catch {
+      throw new Error(`the lab is not up (no ${dir}/lab.json): run scripts/lab/up.sh`);
+    }
+    return new Lab(LabFile.parse(JSON.parse(text)));
+  }
+
+  host(name: string): LabHost {
+    const host = this.hosts.find((h) => h.name === name);
+    if (!host) throw new Error(`the lab has no host ${name}`);
+    return host;
+  }
+
+  /** The host's own Docker engine, reached as the lab's tests reach it (its socket), never through mesh. */
+  engine(name: string): DockerEngine {
+    let engine = this.engines.get(name);
+    if (!engine)
+      this.engines.set(name, (engine = new DockerEngine({ socketPath: this.host(name).dockerSocket })));
+    return engine;
+  }
+
+  /** A path on the host's own disk. */
+  onDisk(name: string, path: string): string {
+    return join(this.host(name).root, path);
+  }
+
+  get controllerUrl(): string {
+    return `http://${this.network}.1:17080`;
+  }
+
+  agentUrl(name: string): string {
+    return `http://${this.host(name).ip}:17070`;
+  }
+
+  get runbookConfig(): string {
+    return join(this.dir, 'config', 'runbook.yaml');
+  }
+
+  private get network(): string {
+    return this.temporal.address.split(':')[0]?.split('.').slice(0, 3).join('.') ?? '';
+  }
+
+  /** The controller's CLI, as an operator runs it; its JSON output. */
+  async meshctl(...args: string[]): Promise<unknown> {
+    const { stdout } = await run(join(ROOT, 'lab', 'bin', 'meshctl'), args, {
+      env: { ...process.env, MESHCTL_SERVER: this.controllerUrl },
+    });
+    return JSON.parse(stdout) as unknown;
+  }
+
+  /** `mesh` (this project's CLI) against the lab: its config, Temporal and namespace. Never throws on exit codes. */
+  async cli(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      MESH_CONFIG: this.runbookConfig,
+      TEMPORAL_ADDRESS: this.temporal.address,
+      TEMPORAL_NAMESPACE: this.temporal.namespace,
+      NO_COLOR: '1',
+    };
+    delete env.MESH_TASK_QUEUE;
+    delete env.MESH_ADAPTER;
+    delete env.MESH_LOCAL_STATE;
+    try {
+      const { stdout, stderr } = await run(process.execPath, [join(ROOT, 'bin', 'mesh.js'), ...args], {
+        env,
+        maxBuffer: 16 * 1024 * 1024,
+      });
+      return { code: 0, stdout, stderr };
+    } catch (error) {
+      const e = error as { code?: number; stdout?: string; stderr?: string };
+      if (typeof e.code !== 'number') throw error;
+      return { code: e.code, stdout: e.stdout ?? '', stderr: e.stderr ?? '' };
+    }
+  }
+
+  /** A Temporal client of the lab's cluster; close its connection when done. */
+  async client(): Promise<{ client: Client; connection: Connection }> {
+    const connection = await Connection.connect({ address: this.temporal.address });
+    return { client: new Client({ connection, namespace: this.temporal.namespace }), connection };
+  }
+
+  /**
+   * Every story starts from nothing: its open runbooks terminated, the controller forgets nodes and modules,
+   * each host's agent removes its containers, and the story paths on each host's disk are emptied.
+   */
+  async reset(): Promise<void> {
+    const { client, connection } = await this.client();
+    try {
+      for await (const open of client.workflow.list({ query: "ExecutionStatus = 'Running'" }))
+        await client.workflow
+          .getHandle(open.workflowId, open.runId)
+          .terminate('lab reset')
+          .catch(() => undefined);
+    } finally {
+      await connection.close();
+    }
+    await this.meshctl('reset');
+    for (const host of this.hosts) {
+      const response = await fetch(`${this.agentUrl(host.name)}/reset`, { method: 'POST' });
+      if (!response.ok) throw new Error(`the agent of ${host.name} did not reset: ${response.status}`);
+      for (const path of STORY_PATHS)
+        await rm(this.onDisk(host.name, path), { recursive: true, force: true });
+    }
+  }
+}
