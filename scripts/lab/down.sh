@@ -53,6 +53,8 @@ host_engines() {
   for host in "${LAB_HOSTS[@]}"; do
     dir=$(lab_host_dir "$host")
     lab_unmount_under "$dir/run"
+    lab_unmount_under "$dir/docker"
+    lab_unmount_under "$dir/containerd"
     rm -rf "$dir/run" "$dir/docker.sock"
   done
   if [ "$said" = "not running; not running" ]; then echo "not running"; else echo "$said"; fi

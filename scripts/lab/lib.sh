@@ -130,11 +130,11 @@ join_said() {
   echo "${said%, }"
 }
 
-# Unmounts whatever is mounted under a directory, deepest first (dockerd leaves its namespace's bind mount in
-# its exec root; a crashed one leaves more).
+# Unmounts whatever is mounted on or under a directory, deepest first: a stopped dockerd leaves its network
+# namespace's bind mount in its exec root, a killed one its data root's mounts too.
 lab_unmount_under() {
   local mountpoint
-  awk -v dir="$1/" 'index($2, dir) == 1 { print $2 }' /proc/mounts | sort -r | while read -r mountpoint; do
+  awk -v dir="$1" '$2 == dir || index($2, dir "/") == 1 { print $2 }' /proc/mounts | sort -r | while read -r mountpoint; do
     umount "$mountpoint"
   done
 }

@@ -281,6 +281,29 @@ EOF
 
 temporal_healthy() { [[ $(temporal operator cluster health --address "$LAB_FRONTEND" 2>/dev/null) == *SERVING* ]]; }
 
+# Ends the part when a service it started has exited, with that service's last words.
+temporal_alive_or_exit() {
+  local service
+  for service in "$@"; do
+    if ! lab_running_pid "$LAB_PIDS/temporal-$service.pid" "--service $service" >/dev/null; then
+      echo "temporal $service exited: see $LAB_LOGS/temporal-$service.log" >&2
+      tail -n 1 "$LAB_LOGS/temporal-$service.log" | cut -c 1-400 >&2
+      exit 1
+    fi
+  done
+}
+
+cluster_metadata_written() {
+  temporal_alive_or_exit "$1"
+  [ "$(PGPASSWORD=$(cat "$LAB_PG_PASSWORD_FILE") psql -X -A -t -h 127.0.0.1 -p "$LAB_PG_PORT" -U temporal \
+    -d temporal -c 'SELECT count(*) FROM cluster_metadata_info' 2>/dev/null)" = 1 ]
+}
+
+serving_with() {
+  temporal_alive_or_exit "$@"
+  temporal_healthy
+}
+
 temporal_server() {
   local config=$LAB_DIR/temporal/config/lab.yaml changed=0 launched=() service pid
   mkdir -p "$(dirname "$config")"
@@ -297,20 +320,15 @@ temporal_server() {
       lab_start "temporal-$service" "$TEMPORAL_DIR/bin/temporal-server" --root "$LAB_DIR/temporal" \
       --config config --env lab --allow-no-auth start --service "$service"
     launched+=("$service")
+    # On a new database the services race to write the cluster's metadata and the losers exit ("Failed to
+    # apply cluster metadata", seen here): the first one started writes it alone.
+    wait_until 30 "temporal $service wrote no cluster metadata" cluster_metadata_written "$service"
   done
-  local waited=0
-  until temporal_healthy; do
-    for service in "${TEMPORAL_SERVICES[@]}"; do
-      lab_running_pid "$LAB_PIDS/temporal-$service.pid" "--service $service" >/dev/null || {
-        echo "temporal $service exited: see $LAB_LOGS/temporal-$service.log" >&2
-        tail -n 5 "$LAB_LOGS/temporal-$service.log" >&2
-        return 1
-      }
-    done
-    [ "$waited" -lt 120 ] || { echo "the frontend at $LAB_FRONTEND is not SERVING after 60s" >&2; return 1; }
-    sleep 0.5
-    waited=$((waited + 1))
-  done
+  wait_until 60 "the frontend at $LAB_FRONTEND is not SERVING" serving_with "${launched[@]}"
+  if [ ${#launched[@]} -gt 0 ]; then
+    sleep 1 # a service that failed at its start exits within a moment
+    temporal_alive_or_exit "${TEMPORAL_SERVICES[@]}"
+  fi
   if [ ${#launched[@]} -eq 0 ]; then
     echo "SERVING at $LAB_FRONTEND (4 services running)"
   else
@@ -471,10 +489,11 @@ dockerd_config() {
   }'
 }
 
-# Each host: its own containerd, then its own dockerd (--containerd), both entered into the host's network
-# namespace only (nsenter --net), so they share this machine's mounts as a host's daemons share its disk.
-# dockerd 20.10 would otherwise use /run/containerd/containerd.sock whenever that exists, and a container
-# with --network host would then land in the namespace of that shared containerd, not the host's.
+# Each host: its own containerd, then its own dockerd given that socket, both entered into the host's network
+# namespace only (nsenter --net). `ip netns exec` remounts /sys in a private mount namespace, which hides the
+# cgroup mounts: dockerd 20.10 then refuses to start ("Devices cgroup isn't mounted"). Left to itself, dockerd
+# uses /run/containerd/containerd.sock whenever that socket exists, and engines sharing one containerd share
+# its state and events: a host's engine could then not be killed alone.
 engines() {
   local host dir fresh launched=()
   for host in "${LAB_HOSTS[@]}"; do
