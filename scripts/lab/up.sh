@@ -8,6 +8,10 @@ set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 # shellcheck source=scripts/lib/base-image.sh
 source "$LAB_REPO/scripts/lib/base-image.sh"
+# shellcheck source-path=SCRIPTDIR
+source "$(dirname "$0")/configs.sh"
+# shellcheck source-path=SCRIPTDIR
+source "$(dirname "$0")/description.sh"
 
 step() { lab_step lab "$@"; }
 
@@ -207,78 +211,6 @@ lab_bridge() {
   fi
 }
 
-temporal_config() {
-  local service
-  cat <<EOF
-# enable-template
-# Written by scripts/lab/up.sh: Temporal Server $TEMPORAL_VERSION for the lab, one process per service. The
-# PostgreSQL password and each process's metrics port come from its environment.
-log:
-  stdout: true
-  level: info
-persistence:
-  defaultStore: postgres-default
-  visibilityStore: postgres-visibility
-  numHistoryShards: 4
-  datastores:
-    postgres-default:
-      sql:
-        pluginName: postgres12
-        databaseName: temporal
-        connectAddr: "127.0.0.1:$LAB_PG_PORT"
-        connectProtocol: tcp
-        user: temporal
-        password: '{{ env "MESH_LAB_PG_PASSWORD" }}'
-        maxConns: 20
-        maxIdleConns: 20
-        maxConnLifetime: 1h
-    postgres-visibility:
-      sql:
-        pluginName: postgres12
-        databaseName: temporal_visibility
-        connectAddr: "127.0.0.1:$LAB_PG_PORT"
-        connectProtocol: tcp
-        user: temporal
-        password: '{{ env "MESH_LAB_PG_PASSWORD" }}'
-        maxConns: 10
-        maxIdleConns: 10
-        maxConnLifetime: 1h
-global:
-  membership:
-    maxJoinDuration: 30s
-    broadcastAddress: "$LAB_GATEWAY"
-  metrics:
-    prometheus:
-      framework: tally
-      timerType: histogram
-      listenAddress: '127.0.0.1:{{ env "MESH_LAB_METRICS_PORT" }}'
-services:
-EOF
-  for service in "${TEMPORAL_SERVICES[@]}"; do
-    printf '  %s:\n    rpc:\n      grpcPort: %s\n      membershipPort: %s\n      bindOnIP: "%s"\n' \
-      "$service" "${TEMPORAL_GRPC_PORT[$service]}" "${TEMPORAL_MEMBERSHIP_PORT[$service]}" "$LAB_GATEWAY"
-    [ "$service" != frontend ] || printf '      httpPort: %s\n' "$TEMPORAL_HTTP_PORT"
-  done
-  cat <<EOF
-clusterMetadata:
-  enableGlobalNamespace: false
-  failoverVersionIncrement: 10
-  masterClusterName: active
-  currentClusterName: active
-  clusterInformation:
-    active:
-      enabled: true
-      initialFailoverVersion: 1
-      rpcName: frontend
-      rpcAddress: "$LAB_FRONTEND"
-dcRedirectionPolicy:
-  policy: noop
-dynamicConfigClient:
-  filepath: "$LAB_REPO/deploy/temporal/dynamicconfig/mesh.yaml"
-  pollInterval: 10s
-EOF
-}
-
 temporal_healthy() { [[ $(temporal operator cluster health --address "$LAB_FRONTEND" 2>/dev/null) == *SERVING* ]]; }
 
 # Ends the part when a service it started has exited, with that service's last words.
@@ -351,29 +283,6 @@ temporal_namespace() {
   fi
 }
 
-ui_config() {
-  cat <<EOF
-# Written by scripts/lab/up.sh: the Web UI $TEMPORAL_UI_VERSION for the lab's frontend. Served over plain
-# HTTP on loopback, so its CSRF cookie must not be Secure, or the browser drops it and every Signal and
-# Update the UI sends is refused.
-temporalGrpcAddress: "$LAB_FRONTEND"
-host: 127.0.0.1
-port: $LAB_UI_PORT
-enableUi: true
-defaultNamespace: $LAB_NAMESPACE
-disableWriteActions: false
-workflowSignalDisabled: false
-workflowUpdateDisabled: false
-workflowCancelDisabled: false
-workflowTerminateDisabled: false
-cors:
-  cookieInsecure: true
-  allowOrigins:
-    - "http://127.0.0.1:$LAB_UI_PORT"
-    - "http://localhost:$LAB_UI_PORT"
-EOF
-}
-
 ui_lists_namespace() {
   curl -sf "$LAB_UI_URL/api/v1/namespaces" 2>/dev/null |
     jq -e --arg ns "$LAB_NAMESPACE" 'any(.namespaces[]; .namespaceInfo.name == $ns)' >/dev/null 2>&1
@@ -402,13 +311,6 @@ web_ui() {
   done
   [[ $(curl -sf "$LAB_UI_URL/") == *"<html"* ]] || { echo "$LAB_UI_URL/ serves no page" >&2; return 1; }
   echo "$state at $LAB_UI_URL (lists $LAB_NAMESPACE)"
-}
-
-hosts_block() {
-  local host
-  echo "$LAB_HOSTS_BEGIN"
-  for host in "${LAB_HOSTS[@]}"; do echo "${LAB_HOST_IP[$host]} $host.lab"; done
-  echo "$LAB_HOSTS_END"
 }
 
 etc_hosts() {
@@ -451,43 +353,6 @@ lab_hosts() {
 }
 
 engine_answers() { docker -H "unix://$(lab_host_socket "$1")" version --format '{{.Server.Version}}' >/dev/null 2>&1; }
-
-containerd_config() {
-  local dir
-  dir=$(lab_host_dir "$1")
-  cat <<EOF
-# Written by scripts/lab/up.sh: host $1's own containerd, inside its network namespace.
-version = 2
-root = "$dir/containerd"
-state = "$dir/run/containerd/state"
-disabled_plugins = ["io.containerd.grpc.v1.cri"]
-[grpc]
-  address = "$dir/run/containerd/containerd.sock"
-[ttrpc]
-  address = "$dir/run/containerd/containerd.sock.ttrpc"
-[debug]
-  address = ""
-[metrics]
-  address = ""
-[plugins."io.containerd.internal.v1.opt"]
-  path = "$dir/containerd/opt"
-EOF
-}
-
-dockerd_config() {
-  local dir
-  dir=$(lab_host_dir "$1")
-  # The engine ID comes from this key: the default, /etc/docker/key.json, is the main engine's.
-  jq -n --arg dir "$dir" --arg host "$1" '{
-    "data-root": "\($dir)/docker",
-    "exec-root": "\($dir)/run/docker",
-    pidfile: "\($dir)/run/docker.pid",
-    hosts: ["unix://\($dir)/docker.sock"],
-    containerd: "\($dir)/run/containerd/containerd.sock",
-    "cgroup-parent": "mlab-\($host)",
-    "deprecated-key-path": "\($dir)/key.json"
-  }'
-}
 
 # Each host: its own containerd, then its own dockerd given that socket, both entered into the host's network
 # namespace only (nsenter --net). `ip netns exec` remounts /sys in a private mount namespace, which hides the
@@ -538,81 +403,6 @@ base_images() {
   done
   for outcome in "${!hosts_by_outcome[@]}"; do printf '%s on %s; ' "$outcome" "${hosts_by_outcome[$outcome]}"; done |
     sed 's/; $//'
-}
-
-# lab.json, schema "mesh-lab/1" (README: "A production-shaped lab"). Fields are only ever added to it.
-lab_description() {
-  local host dir service hosts='[]' services='[]'
-  for service in "${TEMPORAL_SERVICES[@]}"; do
-    services=$(jq --arg name "$service" --arg address "$LAB_GATEWAY:${TEMPORAL_GRPC_PORT[$service]}" \
-      --argjson membershipPort "${TEMPORAL_MEMBERSHIP_PORT[$service]}" \
-      --arg metrics "http://127.0.0.1:${TEMPORAL_METRICS_PORT[$service]}/metrics" \
-      --arg pidFile "$LAB_PIDS/temporal-$service.pid" --arg log "$LAB_LOGS/temporal-$service.log" \
-      '. + [{name: $name, address: $address, membershipPort: $membershipPort, metrics: $metrics,
-             pidFile: $pidFile, log: $log}]' <<<"$services")
-  done
-  for host in "${LAB_HOSTS[@]}"; do
-    dir=$(lab_host_dir "$host")
-    hosts=$(jq --arg name "$host" --arg ip "${LAB_HOST_IP[$host]}" --arg dir "$dir" --arg pids "$LAB_PIDS" \
-      --arg logs "$LAB_LOGS" --arg machineId "$(cat "$dir/root/etc/machine-id")" '. + [{
-      name: $name, netns: "mlab-\($name)", veth: "mlab-\($name)", ip: $ip, hostname: "\($name).lab",
-      dockerSocket: "\($dir)/docker.sock", dockerHost: "unix://\($dir)/docker.sock",
-      root: "\($dir)/root", machineId: $machineId,
-      dockerdPidFile: "\($pids)/dockerd-\($name).pid", dockerdLog: "\($logs)/dockerd-\($name).log",
-      containerdPidFile: "\($pids)/containerd-\($name).pid", containerdLog: "\($logs)/containerd-\($name).log",
-      dockerDataRoot: "\($dir)/docker"
-    }]' <<<"$hosts")
-  done
-  jq -n --arg dir "$LAB_DIR" --arg frontend "$LAB_FRONTEND" --arg namespace "$LAB_NAMESPACE" \
-    --arg version "$TEMPORAL_VERSION" --arg uiVersion "$TEMPORAL_UI_VERSION" --arg uiUrl "$LAB_UI_URL" \
-    --arg config "$LAB_DIR/temporal/config/lab.yaml" --arg dynamic "$LAB_REPO/deploy/temporal/dynamicconfig/mesh.yaml" \
-    --arg uiPid "$LAB_PIDS/ui-server.pid" --arg uiLog "$LAB_LOGS/ui-server.log" \
-    --argjson pgPort "$LAB_PG_PORT" --arg pgSockets "$LAB_PG_SOCKETS" --arg pgPassword "$LAB_PG_PASSWORD_FILE" \
-    --arg pgBin "$LAB_PG_BIN" --arg pgData "$LAB_PG_DATA" --arg pgLog "$LAB_PG_LOG" \
-    --arg bridge "$LAB_BRIDGE" --arg gateway "$LAB_GATEWAY" --argjson services "$services" --argjson hosts "$hosts" '{
-    schema: "mesh-lab/1",
-    dir: $dir,
-    temporal: {
-      address: $frontend, namespace: $namespace, version: $version, config: $config, dynamicConfig: $dynamic,
-      services: $services
-    },
-    ui: { url: $uiUrl, version: $uiVersion, pidFile: $uiPid, log: $uiLog },
-    postgres: {
-      host: "127.0.0.1", port: $pgPort, socketDir: $pgSockets, user: "temporal", passwordFile: $pgPassword,
-      databases: ["temporal", "temporal_visibility"], superuser: "postgres", bin: $pgBin, data: $pgData,
-      log: $pgLog
-    },
-    network: { bridge: $bridge, gateway: $gateway, prefix: 24 },
-    hosts: $hosts
-  }'
-}
-
-lab_env() {
-  local host upper
-  cat <<EOF
-# Written by scripts/lab/up.sh; source it. The same facts as lab.json.
-MESH_LAB_DIR='$LAB_DIR'
-MESH_LAB_TEMPORAL_ADDRESS='$LAB_FRONTEND'
-MESH_LAB_TEMPORAL_NAMESPACE='$LAB_NAMESPACE'
-MESH_LAB_UI_URL='$LAB_UI_URL'
-MESH_LAB_PG_HOST='127.0.0.1'
-MESH_LAB_PG_PORT='$LAB_PG_PORT'
-MESH_LAB_PG_SOCKET_DIR='$LAB_PG_SOCKETS'
-MESH_LAB_PG_USER='temporal'
-MESH_LAB_PG_PASSWORD_FILE='$LAB_PG_PASSWORD_FILE'
-MESH_LAB_HOSTS='${LAB_HOSTS[*]}'
-EOF
-  for host in "${LAB_HOSTS[@]}"; do
-    upper=$(tr '[:lower:]' '[:upper:]' <<<"$host")
-    cat <<EOF
-MESH_LAB_${upper}_NETNS='mlab-$host'
-MESH_LAB_${upper}_IP='${LAB_HOST_IP[$host]}'
-MESH_LAB_${upper}_HOSTNAME='$host.lab'
-MESH_LAB_${upper}_DOCKER_HOST='unix://$(lab_host_socket "$host")'
-MESH_LAB_${upper}_ROOT='$(lab_host_dir "$host")/root'
-MESH_LAB_${upper}_MACHINE_ID='$(cat "$(lab_host_dir "$host")/root/etc/machine-id")'
-EOF
-  done
 }
 
 description() {
