@@ -3,11 +3,11 @@
 # image, and the Temporal CLI. Idempotent: each part checks first and says whether it did anything.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# shellcheck source-path=SCRIPTDIR/..
+source scripts/lib/base-image.sh
 
-BASE_IMAGE=${MESH_BASE_IMAGE:-mesh-local/busybox:latest}
 DOCKER_SOCKET=/var/run/docker.sock
 STATE_DIR=${MESH_STATE_DIR:-$HOME/.local/state/mesh}
-apt_updated=0
 
 step() {
   local name=$1 started=$SECONDS
@@ -15,14 +15,6 @@ step() {
   local said
   said=$("$@")
   printf 'bootstrap: %-16s %-48s %3ss\n' "$name" "$said" "$((SECONDS - started))"
-}
-
-apt_install() {
-  if [ "$apt_updated" = 0 ]; then
-    DEBIAN_FRONTEND=noninteractive apt-get update -qq >&2
-    apt_updated=1
-  fi
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "$@" >&2
 }
 
 npm_packages() {
@@ -73,31 +65,6 @@ docker_engine() {
   echo "dockerd did not answer within 30s; see $STATE_DIR/dockerd.log" >&2
   tail -n 20 "$STATE_DIR/dockerd.log" >&2 || true
   return 1
-}
-
-base_image() {
-  if docker image inspect "$BASE_IMAGE" >/dev/null 2>&1; then
-    echo "present"
-    return
-  fi
-  if timeout 20 docker pull -q busybox:stable >/dev/null 2>&1; then
-    docker tag busybox:stable "$BASE_IMAGE"
-    echo "pulled busybox:stable"
-    return
-  fi
-  if [ ! -x /bin/busybox ] || ! /bin/busybox --list | grep -qx httpd; then
-    apt_install busybox-static
-  fi
-  local root
-  root=$(mktemp -d)
-  mkdir -p "$root/bin" "$root/etc" "$root/tmp" "$root/www"
-  cp /bin/busybox "$root/bin/busybox"
-  chroot "$root" /bin/busybox --install -s /bin
-  echo 'root:x:0:0:root:/root:/bin/sh' >"$root/etc/passwd"
-  echo 'root:x:0:' >"$root/etc/group"
-  tar -C "$root" -c . | docker import -c 'CMD ["/bin/sh"]' - "$BASE_IMAGE" >/dev/null
-  rm -rf "$root"
-  echo "built from busybox-static (no registry)"
 }
 
 temporal_cli() {

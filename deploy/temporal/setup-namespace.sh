@@ -21,7 +21,18 @@ else
   echo "temporal-setup: namespace $NAMESPACE created (retention $RETENTION)"
 fi
 
-existing=$(temporal operator search-attribute list --address "$TEMPORAL_ADDRESS" --namespace "$NAMESPACE" --output json)
+# A new namespace reaches the frontend's namespace cache some seconds after it is created (10 s refresh).
+tries=0
+until existing=$(temporal operator search-attribute list --address "$TEMPORAL_ADDRESS" --namespace "$NAMESPACE" \
+  --output json 2>&1); do
+  tries=$((tries + 1))
+  if [ "$tries" -ge 30 ]; then
+    echo "temporal-setup: $existing" >&2
+    exit 1
+  fi
+  echo "temporal-setup: waiting for namespace $NAMESPACE to be served"
+  sleep 1
+done
 for name in $SEARCH_ATTRIBUTES; do
   if printf '%s' "$existing" | grep -q "\"$name\""; then
     echo "temporal-setup: search attribute $name exists"

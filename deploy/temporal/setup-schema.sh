@@ -2,12 +2,13 @@
 # One-shot (temporalio/admin-tools): creates Temporal's two PostgreSQL databases and brings their schemas
 # to the version this admin-tools image ships. Safe to run on every `docker compose up`: an existing
 # database is kept, setup-schema only adds the version table, update-schema applies what is missing.
-# The password comes from SQL_PASSWORD in the environment, never from the command line.
+# The password comes from SQL_PASSWORD in the environment, never from the command line. scripts/lab/up.sh
+# runs it too, with its own temporal-sql-tool on PATH and TEMPORAL_SCHEMA_ROOT at the schema it built with.
 set -eu
 
 : "${POSTGRES_SEEDS:?}" "${POSTGRES_USER:?}" "${SQL_PASSWORD:?}"
 DB_PORT=${DB_PORT:-5432}
-SCHEMA_ROOT=/etc/temporal/schema/postgresql/v12
+SCHEMA_ROOT=${TEMPORAL_SCHEMA_ROOT:-/etc/temporal/schema/postgresql/v12}
 
 sql() { temporal-sql-tool --plugin postgres12 --ep "$POSTGRES_SEEDS" -p "$DB_PORT" -u "$POSTGRES_USER" "$@"; }
 
