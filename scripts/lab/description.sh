@@ -45,7 +45,7 @@ lab_description() {
     },
     network: { bridge: $bridge, gateway: $gateway, prefix: 24 },
     hosts: $hosts
-  }'
+  }' | jq --argjson mesh "$(lab_mesh_description)" '. + {mesh: $mesh}'
 }
 
 lab_env() {

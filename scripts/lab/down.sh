@@ -5,6 +5,8 @@
 set -euo pipefail
 # shellcheck source-path=SCRIPTDIR
 source "$(dirname "$0")/lib.sh"
+# shellcheck source-path=SCRIPTDIR
+source "$(dirname "$0")/mesh.sh"
 
 purge=0
 case "${1:-}" in
@@ -150,8 +152,7 @@ mkdir -p "$LAB_DIR" "$LAB_PIDS"
 started=$SECONDS
 echo "lab-down: $LAB_DIR (progress in $LAB_LOG)"
 
-# === Parts added after the infrastructure stop here first (runbook worker, node workers, node agents, ===
-# === mesh controller), in the reverse order of up.sh.                                                   ===
+step "workers and mesh" lab_stop_mesh
 
 step "host engines" host_engines
 step "web ui" web_ui

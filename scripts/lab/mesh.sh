@@ -40,11 +40,32 @@ lab_mesh_marker() {
   esac
 }
 
+# A part of down.sh: stops the workers first (they drain what they hold), then the agents and meshd.
 lab_stop_mesh() {
-  local name pid
+  local name pid stopped=()
   for name in $(lab_mesh_daemons); do
-    if pid=$(lab_running_pid "$LAB_PIDS/$name.pid" "$(lab_mesh_marker "$name")"); then lab_stop_pid "$pid" 30; fi
+    if pid=$(lab_running_pid "$LAB_PIDS/$name.pid" "$(lab_mesh_marker "$name")"); then
+      lab_stop_pid "$pid" 30
+      stopped+=("$name")
+    fi
   done
+  if [ ${#stopped[@]} -eq 0 ]; then echo "not running"; else echo "stopped ${stopped[*]}"; fi
+}
+
+# lab.json's "mesh": how the tests and scripts reach the controller, the agents and the workers' configs.
+lab_mesh_description() {
+  local host agents='{}' configs='{}'
+  for host in "${LAB_HOSTS[@]}"; do
+    agents=$(jq --arg h "$host" --arg url "$(lab_agent_url "$host")" '. + {($h): $url}' <<<"$agents")
+    configs=$(jq --arg h "$host" --arg file "$(lab_node_config "$host")" '. + {($h): $file}' <<<"$configs")
+  done
+  jq -n --arg controller "$LAB_MESHD_URL" --arg meshctl "$LAB_MESHCTL" --arg command "$LAB_COMMAND_CONFIG" \
+    --arg runbook "$LAB_RUNBOOK_CONFIG" --arg logs "$LAB_LOGS" --arg pids "$LAB_PIDS" \
+    --argjson agents "$agents" --argjson nodeConfigs "$configs" '{
+    controller: $controller, meshctl: $meshctl, commandConfig: $command, agents: $agents,
+    runbookConfig: $runbook, nodeConfigs: $nodeConfigs,
+    daemons: "\($pids)/<name>.pid and \($logs)/<name>.log: meshd, mesh-host-<host>, runbook-worker, node-worker-<host>"
+  }'
 }
 
 # --- parts of up.sh --------------------------------------------------------------------------------------
@@ -94,7 +115,7 @@ mesh_agents() {
   local host dir said=()
   for host in "${LAB_HOSTS[@]}"; do
     dir=$(lab_host_dir "$host")
-    said+=("$host $(lab_code_daemon "mesh-host-$host" ip netns exec "mlab-$host" node "$LAB_REPO/lab/bin/mesh-host" \
+    said+=("$host $(lab_code_daemon "mesh-host-$host" nsenter "--net=/run/netns/mlab-$host" node "$LAB_REPO/lab/bin/mesh-host" \
       --node "$host" --listen "${LAB_HOST_IP[$host]}:$LAB_AGENT_PORT" --state "$dir/agent" \
       --docker "$(lab_host_socket "$host")" --host-root "$dir/root")")
   done
@@ -159,7 +180,7 @@ runbook_workers() {
     MESH_STATE_DIR="$LAB_DIR/runbook-worker" node "$LAB_REPO/bin/mesh.js" runbook worker --json)")
   for host in "${LAB_HOSTS[@]}"; do
     dir=$(lab_host_dir "$host")
-    said+=("$host: $(lab_code_daemon "node-worker-$host" ip netns exec "mlab-$host" "${clean[@]}" \
+    said+=("$host: $(lab_code_daemon "node-worker-$host" nsenter "--net=/run/netns/mlab-$host" "${clean[@]}" \
       MESH_CONFIG="$(lab_node_config "$host")" MESH_STATE_DIR="$dir/worker-state" \
       node "$LAB_REPO/bin/mesh.js" runbook worker --node "$host" --host-root "$dir/root" --nodes-only --json)")
   done

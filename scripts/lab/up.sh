@@ -12,6 +12,8 @@ source "$LAB_REPO/scripts/lib/base-image.sh"
 source "$(dirname "$0")/configs.sh"
 # shellcheck source-path=SCRIPTDIR
 source "$(dirname "$0")/description.sh"
+# shellcheck source-path=SCRIPTDIR
+source "$(dirname "$0")/mesh.sh"
 
 step() { lab_step lab "$@"; }
 
@@ -439,9 +441,13 @@ step "web ui" web_ui
 step "hosts" lab_hosts
 step "host engines" engines
 step "base image" base_images
-step "lab.json" description
 
-# === Parts added after the infrastructure (mesh controller, node agents, node workers, runbook worker) ===
-# Each one a function above and one `step` line here; scripts/lab/down.sh stops them first.
+# The mesh and the runbook's workers (scripts/lab/mesh.sh); scripts/lab/down.sh stops them first.
+step "code" lab_code
+step "mesh controller" mesh_controller
+step "node agents" mesh_agents
+step "worker configs" runbook_configs
+step "workers" runbook_workers
+step "lab.json" description
 
 echo "lab: ready in $((SECONDS - started))s: Temporal $LAB_FRONTEND (namespace $LAB_NAMESPACE), Web UI $LAB_UI_URL, hosts ${LAB_HOSTS[*]} (lab.json in $LAB_DIR)"

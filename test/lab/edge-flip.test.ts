@@ -42,7 +42,7 @@ describe('the edge flip on the production-shaped lab: Temporal on PostgreSQL, a 
     assert.equal(report.steps.find((s) => s.name === 'gate-apply')?.predicted, 'held');
     assert.deepEqual(
       report.decisions.map((d) => d.action),
-      ['take', 'approve'],
+      ['take'],
     );
     assert.equal(report.holds.filter((h) => h.module === 'route-proxy').length, 6);
 

@@ -29,6 +29,13 @@ const LabFile = z.object({
   temporal: z.object({ address: z.string(), namespace: z.string() }),
   ui: z.object({ url: z.string() }),
   hosts: z.array(LabHost),
+  mesh: z.object({
+    controller: z.string(),
+    meshctl: z.string(),
+    agents: z.record(z.string(), z.string()),
+    runbookConfig: z.string(),
+    nodeConfigs: z.record(z.string(), z.string()),
+  }),
 });
 
 /** The directories every lab story may write on a host's disk; a reset empties them. */
@@ -40,6 +47,7 @@ export class Lab {
   readonly temporal: { address: string; namespace: string };
   readonly uiUrl: string;
   readonly hosts: LabHost[];
+  readonly mesh: z.infer<typeof LabFile>['mesh'];
   private readonly engines = new Map<string, DockerEngine>();
 
   private constructor(file: z.infer<typeof LabFile>) {
@@ -47,6 +55,7 @@ export class Lab {
     this.temporal = file.temporal;
     this.uiUrl = file.ui.url;
     this.hosts = file.hosts;
+    this.mesh = file.mesh;
   }
 
   /** The lab that is up; one sentence saying how to bring it up when it is not. */
@@ -80,26 +89,16 @@ export class Lab {
     return join(this.host(name).root, path);
   }
 
-  get controllerUrl(): string {
-    return `http://${this.network}.1:17080`;
-  }
-
   agentUrl(name: string): string {
-    return `http://${this.host(name).ip}:17070`;
-  }
-
-  get runbookConfig(): string {
-    return join(this.dir, 'config', 'runbook.yaml');
-  }
-
-  private get network(): string {
-    return this.temporal.address.split(':')[0]?.split('.').slice(0, 3).join('.') ?? '';
+    const url = this.mesh.agents[name];
+    if (!url) throw new Error(`the lab has no agent on ${name}`);
+    return url;
   }
 
   /** The controller's CLI, as an operator runs it; its JSON output. */
   async meshctl(...args: string[]): Promise<unknown> {
-    const { stdout } = await run(join(ROOT, 'lab', 'bin', 'meshctl'), args, {
-      env: { ...process.env, MESHCTL_SERVER: this.controllerUrl },
+    const { stdout } = await run(this.mesh.meshctl, args, {
+      env: { ...process.env, MESHCTL_SERVER: this.mesh.controller },
     });
     return JSON.parse(stdout) as unknown;
   }
@@ -108,7 +107,7 @@ export class Lab {
   async cli(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
     const env: NodeJS.ProcessEnv = {
       ...process.env,
-      MESH_CONFIG: this.runbookConfig,
+      MESH_CONFIG: this.mesh.runbookConfig,
       TEMPORAL_ADDRESS: this.temporal.address,
       TEMPORAL_NAMESPACE: this.temporal.namespace,
       NO_COLOR: '1',
