@@ -8,12 +8,26 @@ source scripts/lib/base-image.sh
 
 DOCKER_SOCKET=/var/run/docker.sock
 STATE_DIR=${MESH_STATE_DIR:-$HOME/.local/state/mesh}
+BOOTSTRAP_LOG=$STATE_DIR/bootstrap.log
 
+# One line per part: what it did and how long it took. Its progress (apt, dpkg, npm, tsc) goes to the log;
+# a part that fails stops the bootstrap with the log's last lines.
 step() {
-  local name=$1 started=$SECONDS
+  local name=$1 started=$SECONDS said rc
   shift
-  local said
-  said=$("$@")
+  printf '\n=== %s (%s)\n' "$name" "$(date -Is)" >>"$BOOTSTRAP_LOG"
+  set +e
+  said=$(
+    set -e
+    "$@" 2>>"$BOOTSTRAP_LOG"
+  )
+  rc=$?
+  set -e
+  if [ "$rc" != 0 ]; then
+    printf 'bootstrap: %-16s FAILED after %ss (exit %s); the log: %s\n' "$name" "$((SECONDS - started))" "$rc" "$BOOTSTRAP_LOG" >&2
+    tail -n 15 "$BOOTSTRAP_LOG" | sed 's/^/  | /' >&2
+    exit 1
+  fi
   printf 'bootstrap: %-16s %-48s %3ss\n' "$name" "$said" "$((SECONDS - started))"
 }
 
@@ -97,6 +111,8 @@ chromium_browser() {
 }
 
 started=$SECONDS
+mkdir -p "$STATE_DIR"
+echo "bootstrap: progress in $BOOTSTRAP_LOG"
 step "npm packages" npm_packages
 step "compiled js" compiled_js
 step "docker engine" docker_engine
