@@ -45,7 +45,7 @@ lab_stop_mesh() {
   local name pid stopped=()
   for name in $(lab_mesh_daemons); do
     if pid=$(lab_running_pid "$LAB_PIDS/$name.pid" "$(lab_mesh_marker "$name")"); then
-      lab_stop_pid "$pid" 30
+      lab_stop_pids 30 "$pid"
       stopped+=("$name")
     fi
   done
@@ -90,7 +90,7 @@ lab_code_daemon() {
       echo "running"
       return
     fi
-    lab_stop_pid "$pid" 30
+    lab_stop_pids 30 "$pid"
     echo "restarted on newer code"
   else
     echo "started"

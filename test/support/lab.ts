@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { homedir } from 'node:os';
@@ -104,17 +104,20 @@ export class Lab {
   }
 
   /** `mesh` (this project's CLI) against the lab: its config, Temporal and namespace. Never throws on exit codes. */
-  async cli(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  cli(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+    return this.cliOn('mesh-runbook', ...args);
+  }
+
+  /** The same on another task queue (a story with workers of its own). */
+  async cliOn(
+    taskQueue: string,
+    ...args: string[]
+  ): Promise<{ code: number; stdout: string; stderr: string }> {
     const env: NodeJS.ProcessEnv = {
-      ...process.env,
-      MESH_CONFIG: this.mesh.runbookConfig,
-      TEMPORAL_ADDRESS: this.temporal.address,
-      TEMPORAL_NAMESPACE: this.temporal.namespace,
+      ...this.env(this.mesh.runbookConfig),
+      MESH_TASK_QUEUE: taskQueue,
       NO_COLOR: '1',
     };
-    delete env.MESH_TASK_QUEUE;
-    delete env.MESH_ADAPTER;
-    delete env.MESH_LOCAL_STATE;
     try {
       const { stdout, stderr } = await run(process.execPath, [join(ROOT, 'bin', 'mesh.js'), ...args], {
         env,
@@ -126,6 +129,46 @@ export class Lab {
       if (typeof e.code !== 'number') throw error;
       return { code: e.code, stdout: e.stdout ?? '', stderr: e.stderr ?? '' };
     }
+  }
+
+  /** The environment of a `mesh` process on the lab with this config, nothing of the harness's. */
+  env(config: string): NodeJS.ProcessEnv {
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      MESH_CONFIG: config,
+      TEMPORAL_ADDRESS: this.temporal.address,
+      TEMPORAL_NAMESPACE: this.temporal.namespace,
+    };
+    for (const name of ['MESH_TASK_QUEUE', 'MESH_ADAPTER', 'MESH_LOCAL_STATE', 'MESH_WORKFLOW_BUNDLE'])
+      delete env[name];
+    return env;
+  }
+
+  /**
+   * `mesh runbook worker <args>` as the lab runs its own, inside `host`'s network namespace (or outside every
+   * host), on `taskQueue`; resolves once it polls. `stop` ends it with SIGTERM.
+   */
+  async worker(
+    where: { host?: string; config: string; taskQueue: string; env?: NodeJS.ProcessEnv },
+    ...args: string[]
+  ): Promise<{ stop(): void }> {
+    const command = [process.execPath, join(ROOT, 'bin', 'mesh.js'), 'runbook', 'worker', ...args, '--json'];
+    const child = where.host
+      ? spawn('nsenter', [`--net=/run/netns/${this.host(where.host).netns}`, ...command], {
+          stdio: ['ignore', 'pipe', 'pipe'],
+          env: { ...this.env(where.config), MESH_TASK_QUEUE: where.taskQueue, ...where.env },
+        })
+      : spawn(command[0] ?? '', command.slice(1), {
+          stdio: ['ignore', 'pipe', 'pipe'],
+          env: { ...this.env(where.config), MESH_TASK_QUEUE: where.taskQueue, ...where.env },
+        });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr = `${stderr}${chunk.toString()}`.slice(-2_000)));
+    await new Promise<void>((resolve, reject) => {
+      child.stdout.on('data', (chunk: Buffer) => chunk.toString().includes('"identity"') && resolve());
+      child.on('exit', (code) => reject(new Error(`the worker exited with ${code}: ${stderr}`)));
+    });
+    return { stop: () => void child.kill('SIGTERM') };
   }
 
   /** A Temporal client of the lab's cluster; close its connection when done. */
