@@ -25,6 +25,8 @@ export const NODE_LOCAL_ACTIVITIES = [
   'removeTree',
   'recordBaseline',
   'catchUpCopy',
+  'targetTruth',
+  'oldPathChanges',
   'containersUsingPath',
   'inspectModuleContainers',
   'observeModuleContainers',
@@ -248,6 +250,8 @@ export const FAILURE = {
   nodeNeedsClearing: 'NodeNeedsClearing',
   /** No worker on the node took its work in time (`mesh runbook worker --node <node>` is not running). */
   noNodeWorker: 'NoNodeWorker',
+  /** A data move's B already holds the live data (a runbook reset to before its copy): not copied over. */
+  targetIsTruth: 'TargetIsTruth',
 } as const;
 
 /** Workflow input parsed on the first line; bad input fails the run, not the task. */
