@@ -29,3 +29,10 @@ export function isAbort(error: unknown): boolean {
 export function isRollBack(error: unknown): boolean {
   return error instanceof ApplicationFailure && error.type === FAILURE.verificationFailed;
 }
+
+/** An activity's failure of this type (its cause, as the workflow receives it). */
+export function isFailureOf(error: unknown, type: string): boolean {
+  return (
+    error instanceof ActivityFailure && error.cause instanceof ApplicationFailure && error.cause.type === type
+  );
+}
