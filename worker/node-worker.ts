@@ -87,6 +87,8 @@ export function createNodeWorker(options: NodeWorkerOptions): Promise<Worker> {
     activityTaskPollerBehavior: { type: 'simple-maximum', maximum: 2 },
     maxConcurrentActivityTaskExecutions: 10,
     maxHeartbeatThrottleInterval: '2 seconds',
-    interceptors: { activity: [runbookLogContext, keepAlive] },
+    interceptors: {
+      activity: [runbookLogContext, keepAlive({ stalledAfterMs: options.deps.policy?.stalledAfterMs })],
+    },
   });
 }

@@ -69,3 +69,10 @@ export const START_ON_NEW = 'catch-up-start-on-new';
  * writes into it. Runbooks recorded before undo as soon as the cancellation is asked for.
  */
 export const UNDO_AFTER_WORK_STOPS = 'undo-after-cancelled-work-stops';
+
+/**
+ * A copy, verify or catch-up whose worker reports that its progress stands still (the `work-stalled`
+ * signal) is shown as stalled at its step and reminds the operators. Checked when such a report arrives:
+ * a report recorded in a history from before changes nothing on replay.
+ */
+export const STALLED_WORK = 'stalled-work-shown';
