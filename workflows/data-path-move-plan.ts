@@ -26,7 +26,7 @@ export const DATA_PATH_MOVE = definePlan({
     {
       name: 'check-target',
       kind: 'gate',
-      does: 'B must not be the truth already (a baseline of this move with data on B, or the spec mounting B, as after a Reset to before the copy): it then waits instead of copying, and abort undoes nothing',
+      does: 'B must not be the truth already (a baseline of this move with data on B, or the spec mounting B, as after a Reset to before the copy): it then waits instead of copying, and abort never removes B',
       actions: ['recheck', 'abort'],
     },
     {

@@ -146,8 +146,8 @@ export async function dataPathMove(rawInput: DataPathMoveInputArg): Promise<Runb
 
     /**
      * A runbook reset to before its copy (a Temporal Reset, after the switch) finds B holding the live data:
-     * it waits instead of copying A over B. Its undo steps date from before the switch (they would remove B,
-     * or restart the module on A and restore its policy): an abort here drops them and undoes nothing.
+     * it waits instead of copying A over B. An abort here never removes B (remove-copy is dropped); it
+     * starts the containers and restores the policy, which is what the reset run itself may have redone.
      */
     async function checkTarget(): Promise<void> {
       let truth = false;
@@ -162,11 +162,7 @@ export async function dataPathMove(rawInput: DataPathMoveInputArg): Promise<Runb
           {},
         );
       } catch (error) {
-        if (truth && isAbort(error)) {
-          removeCopy.forget();
-          restartOnOld.forget();
-          unfreeze.forget();
-        }
+        if (truth && isAbort(error)) removeCopy.forget();
         throw error;
       }
     }
@@ -187,13 +183,20 @@ export async function dataPathMove(rawInput: DataPathMoveInputArg): Promise<Runb
         ),
       ];
       if (facts.length === 0) return { ok: true, note: `${to} holds no live data yet` };
+      const users = await Promise.all(
+        [from, to].map(async (path) =>
+          (await each((n) => act.containersUsingPath({ node: n, path }))).flatMap((found, i) =>
+            found.map((c) => `${nodes[i]}: container ${c.name} (${c.state}) mounts ${c.source}`),
+          ),
+        ),
+      );
       return {
         ok: false,
         note: `${to} already holds ${module}'s live data`,
         verdict: 'failed',
-        reason: `${to} already holds ${module}'s live data (${facts.join('; ')}): this runbook went back to before its copy (a Temporal Reset?), and copying ${from} over ${to} would undo what was written there since, so it does not copy. abort ends the runbook and undoes nothing (its undo steps date from before the switch: they would remove ${to} or restart ${module} on ${from}); look at ${module} on ${nodes.join(', ')} and finish the move by hand.`,
+        reason: `${to} already holds ${module}'s live data (${facts.join('; ')}): this runbook went back to before its copy (a Temporal Reset?), and copying ${from} over ${to} would undo what was written there since, so it does not copy. abort ends the runbook without touching ${to}: it starts ${module}'s containers as they are and puts its policy back to ${oldPolicy}, as any abort before the copy does, but never removes ${to}; look at ${module} on ${nodes.join(', ')} and finish the move by hand.`,
         actions: ['abort'],
-        facts,
+        facts: [...facts, ...users.flat()],
       };
     }
 

@@ -25,21 +25,21 @@ import { harnessTarget } from '../support/temporal';
  * A Temporal Reset (`temporal workflow reset`, the Web UI's Reset button) takes a runbook back to an earlier
  * workflow task and runs it again from there. Reset to before the copy after the move switched, the copy ran
  * again and mirrored A over B: everything the service wrote on B since was overwritten or deleted. Now the
- * runbook looks before each copy and waits, and an abort there undoes nothing. A real reset on the dev
+ * runbook looks before each copy and waits, and an abort there never removes B (it starts the containers and
+ * restores the policy, which the reset run may have stopped and frozen again). A real reset on the dev
  * server, the local mesh over real Docker, real files.
  */
 
 const WAIT_MS = 60_000;
 
-/** The workflow task that scheduled the first copy: a reset to it runs the copy again. */
-function taskSchedulingCopy(history: History): number {
+/** The workflow task that scheduled the first activity of this type: a reset to it runs that step again. */
+function taskScheduling(history: History, type: string): number {
   let lastTask: number | undefined;
   for (const event of history.events ?? []) {
     if (event.workflowTaskCompletedEventAttributes) lastTask = Number(event.eventId);
-    if (event.activityTaskScheduledEventAttributes?.activityType?.name === 'copyTree') break;
+    if (event.activityTaskScheduledEventAttributes?.activityType?.name === type) return lastTask ?? 0;
   }
-  assert.ok(lastTask, 'a workflow task scheduled the copy');
-  return lastTask;
+  assert.fail(`no workflow task scheduled ${type}`);
 }
 
 /** The workflow task right after the containers stopped: a reset to it runs everything from there again. */
@@ -59,7 +59,7 @@ function taskAfterStop(history: History): number {
 type ResetRequest = temporal.api.workflowservice.v1.IResetWorkflowExecutionRequest;
 
 describe('a data-path move reset to before its copy after the switch (a real Temporal Reset)', () => {
-  it('copies nothing over B: it waits at check-target saying why, B keeps its new data, and abort undoes nothing', async () => {
+  it('copies nothing over B: it waits at check-target saying why, B keeps its new data, and abort never removes B', async () => {
     await using world = await runbookWorld();
     const forge = await seedForge(world);
     const first = await world.start(dataPathMove, moveInput(forge));
@@ -88,8 +88,14 @@ describe('a data-path move reset to before its copy after the switch (a real Tem
       return world.client.workflow.getHandle(runbookWorkflowId(forge.node), runId ?? undefined);
     };
 
-    // Back to right after the stop (before the look at B), then back to the very task that scheduled the copy.
-    for (const task of [taskAfterStop(history), taskSchedulingCopy(history)]) {
+    // Back to the freeze (the reset run freezes and stops again), to right after the stop (before the look
+    // at B), and to the very task that scheduled the copy (after the look).
+    const points = [
+      taskScheduling(history, 'setUpgradePolicy'),
+      taskAfterStop(history),
+      taskScheduling(history, 'copyTree'),
+    ];
+    for (const task of points) {
       const reset = await resetTo(task);
       const looked: RunbookStatus = await statusWhen(
         reset,
@@ -110,16 +116,26 @@ describe('a data-path move reset to before its copy after the switch (a real Tem
       assert.match(
         looked.waiting?.reason ?? '',
         new RegExp(
-          `^${TO} already holds ${forge.module}'s live data \\(the spec of ${forge.module} mounts ${TO}; ${forge.node}: a baseline of this move was recorded at [^ ]+ and ${TO} holds data\\): this runbook went back to before its copy \\(a Temporal Reset\\?\\), and copying ${FROM} over ${TO} would undo what was written there since, so it does not copy\\. abort ends the runbook and undoes nothing`,
+          `^${TO} already holds ${forge.module}'s live data \\(the spec of ${forge.module} mounts ${TO}; ${forge.node}: a baseline of this move was recorded at [^ ]+ and ${TO} holds data\\): this runbook went back to before its copy \\(a Temporal Reset\\?\\), and copying ${FROM} over ${TO} would undo what was written there since, so it does not copy\\. abort ends the runbook without touching ${TO}: it starts ${forge.module}'s containers as they are and puts its policy back to roll-out`,
         ),
       );
 
+      assert.ok(
+        looked.waiting?.facts.some(
+          (f) => f.startsWith(`${forge.node}: container ${forge.web} (`) && f.endsWith(`mounts ${TO}`),
+        ),
+        `the facts say where the containers are: ${looked.waiting?.facts.join(' | ')}`,
+      );
       await decide(reset, 'abort', 'check-target');
       const { status } = await closedFailing(reset);
       assert.equal(status.phase, 'aborted', status.outcome);
       const states = Object.fromEntries(status.steps.map((s) => [s.name, s.state]));
-      for (const undo of ['remove-copy', 'restart-on-old-path', 'unfreeze-policy'])
-        assert.equal(states[undo], undefined, `${undo} did not run`);
+      assert.equal(states['remove-copy'], undefined, 'remove-copy dropped');
+      assert.equal(states['restart-on-old-path'], 'compensated');
+      assert.equal(states['unfreeze-policy'], 'compensated');
+      assert.deepEqual(await onB(), [forge.hostTo], 'the module runs on B again, as before the reset');
+      assert.equal((await world.engine.inspect(forge.web))?.State.Running, true);
+      assert.equal((await world.mesh.moduleSpec(forge.module)).upgradePolicy, 'roll-out');
       const scheduled = scheduledActivities(await reset.fetchHistory());
       assert.equal(scheduled.removeTree, undefined, 'nothing removed');
       assert.deepEqual(activityResults(await reset.fetchHistory(), 'copyTree'), [], 'no copy ran to its end');
