@@ -4,7 +4,7 @@ import type { HostRootOf } from '../host-root';
 import { Name } from '../../mesh/schemas';
 import { parseActivityInput } from '../failures';
 import { activitySignal, heartbeat } from '../heartbeat';
-import { BaselineError, BaselineStore, baselineId } from './baseline-store';
+import { BaselineError, BaselineStore, baselineId, type Baseline } from './baseline-store';
 import { catchUp, type CatchUpResult } from './catch-up';
 import { changedPaths, treeOrder } from './catch-up-plan';
 import { moveRefusalsAreFinal } from './failures';
@@ -97,7 +97,7 @@ export function createCatchUpActivities({
 
     /**
      * Whether B already is the truth of the move (a baseline of it, and data on B): a runbook reset to
-     * before its copy must neither copy A over B nor remove B. Undefined when it is not.
+     * before its copy must neither copy A over B nor remove B. Null when it is not.
      */
     targetTruth: (input: { node: string; from: string; to: string }) =>
       moveRefusalsAreFinal(async (): Promise<{ recordedAt?: string } | null> => {
@@ -116,7 +116,7 @@ export function createCatchUpActivities({
       moveRefusalsAreFinal(async (): Promise<OldPathChanges> => {
         const parsed = parseActivityInput('oldPathChanges', SinceBaselineInput, input);
         const at = await locateMove(hostRootOf, parsed);
-        let baseline;
+        let baseline: Baseline;
         try {
           baseline = await storeOf(at).read(parsed.baseline, at);
         } catch (error) {
