@@ -25,7 +25,8 @@ RUN ln -s /opt/mesh-runbook/bin/mesh.js /usr/local/bin/mesh-runbook && mesh-runb
 
 # Root: the worker talks to the Docker socket(s) it is given and copies data keeping owners and modes.
 # Per-node settings come from MESH_CONFIG (a file under /etc/mesh) and the environment.
-ENV MESH_LOCAL_STATE=/var/lib/mesh/local
+ENV MESH_LOCAL_STATE=/var/lib/mesh/local \
+    MESH_STATE_DIR=/var/lib/mesh/worker
 HEALTHCHECK --interval=30s --timeout=15s --start-period=90s --retries=3 \
   CMD ["node", "--import", "tsx", "/opt/mesh-runbook/scripts/compose-worker-healthcheck.ts"]
 ENTRYPOINT ["mesh-runbook"]

@@ -108,8 +108,20 @@ export const PolicyFile = z
       .optional(),
     fourEyes: z.array(KnownGate).optional(),
     reminders: Reminders.optional(),
+    stalledAfter: Duration.optional(),
+    stalledAfterMs: z.number().int().positive().optional(),
   })
-  .transform((policy) => RunbookPolicy.parse(policy));
+  .superRefine((policy, ctx) => {
+    if (policy.stalledAfter !== undefined && policy.stalledAfterMs !== undefined)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['stalledAfterMs'],
+        message: 'give stalledAfter or stalledAfterMs, not both',
+      });
+  })
+  .transform(({ stalledAfter, stalledAfterMs, ...policy }) =>
+    RunbookPolicy.parse({ ...policy, stalledAfterMs: stalledAfter ?? stalledAfterMs }),
+  );
 
 export const NotifierFile = z.strictObject({ webhook: WebhookConfig.strict() });
 

@@ -146,7 +146,10 @@ async function sharedWorker(
     // Progress heartbeats reach the server (CLI, Web UI) within seconds, not at 80% of the heartbeat timeout.
     maxHeartbeatThrottleInterval: '2 seconds',
     ...code,
-    interceptors: { ...interceptors, activity: [runbookLogContext, keepAlive] },
+    interceptors: {
+      ...interceptors,
+      activity: [runbookLogContext, keepAlive({ stalledAfterMs: options.deps.policy?.stalledAfterMs })],
+    },
   });
 }
 

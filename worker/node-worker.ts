@@ -115,6 +115,8 @@ export async function createNodeWorker(options: NodeWorkerOptions): Promise<Work
     activityTaskPollerBehavior: { type: 'simple-maximum', maximum: 2 },
     maxConcurrentActivityTaskExecutions: 10,
     maxHeartbeatThrottleInterval: '2 seconds',
-    interceptors: { activity: [runbookLogContext, keepAlive] },
+    interceptors: {
+      activity: [runbookLogContext, keepAlive({ stalledAfterMs: options.deps.policy?.stalledAfterMs })],
+    },
   });
 }

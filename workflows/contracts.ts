@@ -1,4 +1,4 @@
-import type { QueryDefinition, UpdateDefinition } from '@temporalio/common';
+import type { QueryDefinition, SignalDefinition, UpdateDefinition } from '@temporalio/common';
 import { ApplicationFailure } from '@temporalio/common/lib/failure';
 import { z } from 'zod';
 import { AbsolutePath, Name } from '../mesh/schemas';
@@ -25,6 +25,8 @@ export const NODE_LOCAL_ACTIVITIES = [
   'removeTree',
   'recordBaseline',
   'catchUpCopy',
+  'targetTruth',
+  'oldPathChanges',
   'containersUsingPath',
   'inspectModuleContainers',
   'observeModuleContainers',
@@ -233,6 +235,29 @@ export type RecordedDecision = z.infer<typeof RecordedDecision>;
 export const RefusedDecision = RecordedDecision.extend({ refusal: z.string() });
 export type RefusedDecision = z.infer<typeof RefusedDecision>;
 
+/**
+ * What a worker tells a runbook about one of its long activities (copy, verify, catch-up): its progress
+ * has not moved for `stalledAfterMs` though the worker still beats for it (`stalled`), or it moves again.
+ */
+export const WorkStalled = z.object({
+  activity: z.string(),
+  activityId: z.string(),
+  /** The queue of the worker that runs it: `mesh-runbook@novox` names the node. */
+  taskQueue: z.string(),
+  stalled: z.boolean(),
+  /** When its progress last moved. */
+  since: z.string(),
+  stalledAfterMs: z.number().int().positive(),
+  /** Where it stands, in words: `120 of 2,000 files, ...`. */
+  progress: z.string().optional(),
+});
+export type WorkStalled = z.infer<typeof WorkStalled>;
+export const workStalledSignal = { type: 'signal', name: 'work-stalled' } as SignalDefinition<[WorkStalled]>;
+
+/** A long activity shown as stalled, at the step that runs it. */
+export const Stalled = WorkStalled.omit({ stalled: true }).extend({ step: z.string() });
+export type Stalled = z.infer<typeof Stalled>;
+
 export const RunbookStatus = z.object({
   id: z.string(),
   kind: RunbookKind,
@@ -246,6 +271,8 @@ export const RunbookStatus = z.object({
   refused: z.array(RefusedDecision),
   /** Why the runbook failed or rolled back, when it did. */
   outcome: z.string().optional(),
+  /** A copy, verify or catch-up whose progress stands still while its worker beats for it. */
+  stalled: Stalled.nullable().optional(),
 });
 export type RunbookStatus = z.infer<typeof RunbookStatus>;
 
@@ -273,6 +300,8 @@ export const FAILURE = {
   wrongHost: 'WrongHost',
   /** A start was asked for, but the module has no container on the node: only a push brings it back. */
   containersGone: 'ContainersGone',
+  /** A data move's B already holds the live data (a runbook reset to before its copy): not copied over. */
+  targetIsTruth: 'TargetIsTruth',
 } as const;
 
 /** Workflow input parsed on the first line; bad input fails the run, not the task. */

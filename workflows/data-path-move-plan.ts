@@ -24,6 +24,12 @@ export const DATA_PATH_MOVE = definePlan({
       undo: { name: 'restart-on-old-path', does: 'start them again on A' },
     },
     {
+      name: 'check-target',
+      kind: 'gate',
+      does: 'B must not be the truth already (a baseline of this move with data on B, or the spec mounting B, as after a Reset to before the copy): it then waits instead of copying, and abort never removes B',
+      actions: ['recheck', 'abort'],
+    },
+    {
       name: 'copy',
       kind: 'action',
       does: 'copy A to B with owners, modes, times, links (resumes after a worker crash)',
@@ -60,8 +66,8 @@ export const DATA_PATH_MOVE = definePlan({
     {
       name: 'catch-up',
       kind: 'gate',
-      does: 'bring to B only what changed on A since the copy; a file changed on both sides waits with its path',
-      actions: ['recheck', 'keep-new', 'abort'],
+      does: 'bring to B only what changed on A since the copy; a file changed on both sides waits with its path, the module down; start-on-new starts it on B bringing nothing',
+      actions: ['recheck', 'keep-new', 'start-on-new', 'abort'],
       when: 'after the operator chose recreate or keep',
     },
     {
@@ -74,7 +80,7 @@ export const DATA_PATH_MOVE = definePlan({
     {
       name: 'approve-remove-old-data',
       kind: 'approval',
-      does: 'decide what happens to A; remove is offered only while no container uses A',
+      does: 'decide what happens to A; remove is offered only while no container uses A and a dry-run catch-up finds nothing written on A since the last baseline',
       actions: ['remove', 'keep', 'recheck'],
       fourEyes: true,
     },

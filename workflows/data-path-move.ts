@@ -1,15 +1,29 @@
 import { ApplicationFailure, patched } from '@temporalio/workflow';
 import type { ModuleSpec } from '../mesh/schemas';
 import { DATA_PATH_MOVE } from './data-path-move-plan';
-import { DataPathMoveInput, parseInput, type DataPathMoveInputArg, type RunbookStatus } from './contracts';
+import {
+  DataPathMoveInput,
+  FAILURE,
+  parseInput,
+  type DataPathMoveInputArg,
+  type RunbookStatus,
+} from './contracts';
 import { dataPathMoveV1 } from './legacy/data-path-move-v1';
-import { act, longAct, undoAct } from './runbook/activities';
-import { refuse } from './runbook/failures';
+import { act, awaitCancelledLongWork, longAct, undoAct } from './runbook/activities';
+import { isAbort, isFailureOf, refuse } from './runbook/failures';
 import { judgePush } from './runbook/judge-push';
 import { ContainerMemory } from './runbook/memory';
 import { openRunbook } from './runbook/open';
-import { NODE_HOSTS, RECREATE_THROUGH_MESH, REVISION_2 } from './runbook/revision';
 import { recordNodeHosts } from './runbook/hosts';
+import {
+  NODE_HOSTS,
+  OLD_DATA_DRY_RUN,
+  RECREATE_THROUGH_MESH,
+  REVISION_2,
+  START_ON_NEW,
+  TARGET_TRUTH,
+  UNDO_AFTER_WORK_STOPS,
+} from './runbook/revision';
 import type { Look } from './runbook/runbook';
 import { GATE_APPLY, PREFLIGHT, PUSH } from './runbook/step-declarations';
 import type { ReceiptEvidence } from './verdict';
@@ -18,6 +32,7 @@ import type { ReceiptEvidence } from './verdict';
 export async function dataPathMove(rawInput: DataPathMoveInputArg): Promise<RunbookStatus> {
   const input = parseInput(DataPathMoveInput, rawInput);
   if (!patched(REVISION_2)) return dataPathMoveV1(input);
+  if (patched(UNDO_AFTER_WORK_STOPS)) awaitCancelledLongWork();
   const { node, module, from, to, timings } = input;
   const nodes = input.nodes.length > 0 ? [node, ...input.nodes.filter((n) => n !== node)] : [node];
   const each = <T>(work: (n: string) => Promise<T>) => forEach(nodes, work);
@@ -56,6 +71,7 @@ export async function dataPathMove(rawInput: DataPathMoveInputArg): Promise<Runb
     await stopContainers('');
 
     const removeCopy = rb.undo('remove-copy', async () => {
+      if (patched(TARGET_TRUTH)) await refuseRemovingTruth();
       await each((n) => undoAct.removeTree({ node: n, path: to, refuseIfUsed: true }));
     });
     await copy();
@@ -114,12 +130,89 @@ export async function dataPathMove(rawInput: DataPathMoveInputArg): Promise<Runb
       );
     }
 
-    function copy() {
+    async function copy() {
+      if (patched(TARGET_TRUTH)) await checkTarget();
       return rb.step(
         'copy',
-        () => each((n) => longAct.copyTree({ node: n, from, to })),
+        () => each(copyOn),
         (all) => perNode(all, (r) => `${r.files} files, ${r.bytes} bytes${r.resumed ? ' (resumed)' : ''}`),
       );
+    }
+
+    /** The node's copy; one refused because B holds the live data (a Reset between the check and it) waits as the check does. */
+    async function copyOn(n: string) {
+      try {
+        return await longAct.copyTree({ node: n, from, to });
+      } catch (error) {
+        if (isFailureOf(error, FAILURE.targetIsTruth) && patched(TARGET_TRUTH)) await checkTarget();
+        throw error;
+      }
+    }
+
+    /**
+     * A runbook reset to before its copy (a Temporal Reset, after the switch) finds B holding the live data:
+     * it waits instead of copying A over B. An abort here never removes B (remove-copy is dropped); it
+     * starts the containers and restores the policy, which is what the reset run itself may have redone.
+     */
+    async function checkTarget(): Promise<void> {
+      let truth = false;
+      try {
+        await rb.gate(
+          'check-target',
+          async () => {
+            const look = await targetLook();
+            truth = !look.ok;
+            return look;
+          },
+          {},
+        );
+      } catch (error) {
+        if (truth && isAbort(error)) removeCopy.forget();
+        throw error;
+      }
+    }
+
+    async function targetLook(): Promise<Look> {
+      const mounted = (await act.readModuleSpec({ module })).containers.some((c) =>
+        c.mounts.some((m) => m.hostPath === to),
+      );
+      const truths = await each((n) => act.targetTruth({ node: n, from, to }));
+      const facts = [
+        ...(mounted ? [`the spec of ${module} mounts ${to}`] : []),
+        ...truths.flatMap((t, i) =>
+          t
+            ? [
+                `${nodes[i]}: a baseline of this move was recorded${t.recordedAt ? ` at ${t.recordedAt}` : ''} and ${to} holds data`,
+              ]
+            : [],
+        ),
+      ];
+      if (facts.length === 0) return { ok: true, note: `${to} holds no live data yet` };
+      const users = await Promise.all(
+        [from, to].map(async (path) =>
+          (await each((n) => act.containersUsingPath({ node: n, path }))).flatMap((found, i) =>
+            found.map((c) => `${nodes[i]}: container ${c.name} (${c.state}) mounts ${c.source}`),
+          ),
+        ),
+      );
+      return {
+        ok: false,
+        note: `${to} already holds ${module}'s live data`,
+        verdict: 'failed',
+        reason: `${to} already holds ${module}'s live data (${facts.join('; ')}): this runbook went back to before its copy (a Temporal Reset?), and copying ${from} over ${to} would undo what was written there since, so it does not copy. abort ends the runbook without touching ${to}: it starts ${module}'s containers as they are and puts its policy back to ${oldPolicy}, as any abort before the copy does, but never removes ${to}; look at ${module} on ${nodes.join(', ')} and finish the move by hand.`,
+        actions: ['abort'],
+        facts: [...facts, ...users.flat()],
+      };
+    }
+
+    /** Before remove-copy: B that became the truth (a Reset after the switch) is never removed. */
+    async function refuseRemovingTruth(): Promise<void> {
+      const truths = await each((n) => undoAct.targetTruth({ node: n, from, to }));
+      const holding = nodes.filter((_, i) => truths[i]);
+      if (holding.length > 0)
+        throw refuse(
+          `${to} on ${holding.join(', ')} already holds ${module}'s live data (a baseline of this move was recorded and ${to} holds data): it is not removed`,
+        );
     }
 
     async function verifyCopy(): Promise<Look> {
@@ -176,7 +269,11 @@ export async function dataPathMove(rawInput: DataPathMoveInputArg): Promise<Runb
      */
     async function catchUpAndRecreate(): Promise<void> {
       await stopContainers(' to catch up the copy');
-      await rb.gate('catch-up', () => catchUp(false), { 'keep-new': () => catchUp(true) });
+      let asItIs = false;
+      await rb.gate('catch-up', () => (asItIs ? startedAsItIs() : catchUp(false)), {
+        'keep-new': () => catchUp(true),
+        'start-on-new': async () => void (asItIs = true),
+      });
       if (!patched(RECREATE_THROUGH_MESH)) {
         await rb.step(
           'recreate',
@@ -206,14 +303,38 @@ export async function dataPathMove(rawInput: DataPathMoveInputArg): Promise<Runb
       ]);
       const note = `${brought.length} change(s) from ${from} brought to ${to}`;
       if (conflicts.length === 0) return { ok: true, note };
+      const changed = `${conflicts.length} path(s) changed both on ${from} and on ${to} since the copy (${conflicts.slice(0, 5).join(', ')}); nothing was copied.`;
+      const facts = [...conflicts.map((c) => `changed on both sides: ${c}`), ...brought.slice(0, 20)];
+      const bothSides = `${conflicts.length} path(s) changed on both sides`;
+      if (!patched(START_ON_NEW))
+        return {
+          ok: false,
+          note: bothSides,
+          verdict: 'failed',
+          reason: `${changed} Resolve them by hand and recheck, keep-new brings the rest and keeps ${to}'s version of these, abort stops here.`,
+          actions: ['recheck', 'keep-new', 'abort'],
+          facts,
+        };
       return {
         ok: false,
-        note: `${conflicts.length} path(s) changed on both sides`,
+        note: `${bothSides}; ${module} is down`,
         verdict: 'failed',
-        reason: `${conflicts.length} path(s) changed both on ${from} and on ${to} since the copy (${conflicts.slice(0, 5).join(', ')}); nothing was copied. Resolve them by hand and recheck, keep-new brings the rest and keeps ${to}'s version of these, abort stops here.`,
-        actions: ['recheck', 'keep-new', 'abort'],
-        facts: [...conflicts.map((c) => `changed on both sides: ${c}`), ...brought.slice(0, 20)],
+        reason: `${changed} ${module} is down (stopped for the catch-up) while this waits. Resolve them by hand and recheck; keep-new brings the rest and keeps ${to}'s version of these; start-on-new starts ${module} on ${to} as ${to} is, bringing nothing from ${from} (${from} keeps its changes, and is not offered for removal while it holds them); abort stops here.`,
+        actions: ['recheck', 'keep-new', 'start-on-new', 'abort'],
+        facts: [`${module} is down: its containers were stopped for the catch-up`, ...facts],
       };
+    }
+
+    /**
+     * start-on-new brings nothing, not even A's changes that do not conflict: half of what the application
+     * wrote together on A (an index without its data) would leave B in a state neither side ever had. The
+     * baseline stays where it was, so every change on A stays visible, and A is not offered for removal.
+     */
+    function startedAsItIs(): Promise<Look> {
+      return Promise.resolve({
+        ok: true,
+        note: `nothing brought from ${from}: ${module} starts on ${to} as it is; the changes on ${from} stay there`,
+      });
     }
 
     /** The old data goes only with an approval, and only while no container of any module uses it. */
@@ -223,15 +344,39 @@ export async function dataPathMove(rawInput: DataPathMoveInputArg): Promise<Runb
           (found, i) => found.map((c) => `${nodes[i]}: container ${c.name} (${c.state}) mounts ${c.source}`),
         );
         const inUse = users.length > 0;
+        const news = patched(OLD_DATA_DRY_RUN) ? await writtenOnOldPath() : { changed: [], unknown: [] };
+        const unsure = news.changed.length > 0 || news.unknown.length > 0;
         const reason = inUse
           ? `${module} runs on ${to}, but ${users.length} container(s) still use ${from} (${users.slice(0, 3).join(', ')}); keep leaves ${from} in place, recheck looks again once they are gone.`
-          : `${module} runs on ${to} with its data verified (${size.files} files, ${size.bytes} bytes); remove deletes ${from} on ${nodes.join(', ')}, keep leaves it in place.`;
+          : unsure
+            ? oldDataUnsure(news)
+            : `${module} runs on ${to} with its data verified (${size.files} files, ${size.bytes} bytes); remove deletes ${from} on ${nodes.join(', ')}, keep leaves it in place.`;
         const choice = await rb.approve('approve-remove-old-data', reason, {
-          offer: inUse ? ['keep', 'recheck'] : ['remove', 'keep'],
-          facts: users.map((u) => `in use: ${u}`),
+          offer: inUse || unsure ? ['keep', 'recheck'] : ['remove', 'keep'],
+          facts: [
+            ...users.map((u) => `in use: ${u}`),
+            ...news.changed.map((c) => `written on ${from} since the last baseline: ${c}`),
+            ...news.unknown.map((u) => `cannot tell what changed on ${from}: ${u}`),
+          ],
         });
         if (choice !== 'recheck') return choice;
       }
+    }
+
+    /** A catch-up's dry run on each node: what removing A would lose (written there since the last baseline). */
+    async function writtenOnOldPath(): Promise<{ changed: string[]; unknown: string[] }> {
+      const found = await each((n) => act.oldPathChanges({ node: n, from, to, baseline: baselineOf(n) }));
+      return {
+        changed: found.flatMap((f, i) => ('changed' in f ? f.changed.map((c) => `${nodes[i]}: ${c}`) : [])),
+        unknown: found.flatMap((f, i) => ('unknown' in f ? [`${nodes[i]}: ${f.unknown}`] : [])),
+      };
+    }
+
+    function oldDataUnsure(news: { changed: string[]; unknown: string[] }): string {
+      if (news.changed.length === 0)
+        return `${module} runs on ${to}, but whether ${from} was written to since the last baseline cannot be told (${news.unknown[0]}), so remove is not offered: keep leaves ${from} in place, recheck looks again.`;
+      const shown = `${news.changed.slice(0, 3).join(', ')}${news.changed.length > 3 ? ', ...' : ''}`;
+      return `${module} runs on ${to}, but ${from} was written to since the last baseline (${shown}): removing it would lose those writes, so remove is not offered. keep leaves ${from} in place (bring what matters to ${to} and remove ${from} by hand once nothing there is needed), recheck looks again.`;
     }
 
     /** After the switch, B may hold new writes: going back to A is the operator's call, never automatic. */

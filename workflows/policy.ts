@@ -26,6 +26,15 @@ export const RunbookPolicy = z.object({
         .default(30 * 60_000),
     })
     .prefault({}),
+  /**
+   * How long a copy, verify or catch-up may make no progress, while its worker still beats for it, before
+   * the runbook shows it as stalled and reminds the operators (read by each worker, for its activities).
+   */
+  stalledAfterMs: z
+    .number()
+    .int()
+    .positive()
+    .default(10 * 60_000),
 });
 export type RunbookPolicy = z.infer<typeof RunbookPolicy>;
 export type RunbookPolicyInput = z.input<typeof RunbookPolicy>;

@@ -3,6 +3,7 @@ import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { z } from 'zod';
+import { hostPathOnNode } from '../../docker/placement';
 import { AbsolutePath, Name } from '../../mesh/schemas';
 import { firstIssueText } from '../../mesh/zod-issue';
 import { Manifest } from './manifest';
@@ -41,17 +42,35 @@ export class BaselineError extends Error {
   override readonly name = 'BaselineError';
 }
 
-/** Baselines as files under `<stateDir>/baselines/`, written whole or not at all. */
-export class BaselineStore {
-  constructor(private readonly stateDir: string) {}
+/**
+ * Where a node keeps the baselines of its data moves, as the node names the path: on the node's own disk,
+ * so every worker of the node finds them, also one started after the worker that recorded them was
+ * replaced, or beside it (a second unit, a recreated container).
+ */
+export const NODE_BASELINES = '/var/lib/mesh-runbook/baselines';
 
-  fileOf(id: string): string {
-    return join(this.stateDir, 'baselines', `${BaselineId.parse(id)}.json`);
+/**
+ * Baselines as files, written whole or not at all, in `dir`; `earlier` is where workers kept them before
+ * (their own state dir): read there when `dir` has none, so moves recorded before still catch up.
+ */
+export class BaselineStore {
+  constructor(
+    private readonly dir: string,
+    private readonly earlier?: string,
+  ) {}
+
+  /** The store of the node whose host paths are at `hostRoot` here, reading `<stateDir>/baselines` too. */
+  static onNode(hostRoot: string, stateDir: string): BaselineStore {
+    return new BaselineStore(hostPathOnNode(hostRoot, NODE_BASELINES), join(stateDir, 'baselines'));
+  }
+
+  fileOf(id: string, dir = this.dir): string {
+    return join(dir, `${BaselineId.parse(id)}.json`);
   }
 
   async write(baseline: Baseline): Promise<void> {
     const file = this.fileOf(baseline.id);
-    await mkdir(dirname(file), { recursive: true });
+    await mkdir(dirname(file), { recursive: true, mode: 0o700 });
     const temp = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
     try {
       await writeFile(temp, `${JSON.stringify(Baseline.parse(baseline))}\n`, { flush: true, mode: 0o600 });
@@ -62,14 +81,33 @@ export class BaselineStore {
     }
   }
 
+  /** The baseline's file where it is found (this store's dir first), or undefined when there is none. */
+  async find(id: string): Promise<{ file: string; text: string } | undefined> {
+    for (const dir of this.earlier ? [this.dir, this.earlier] : [this.dir]) {
+      const file = this.fileOf(id, dir);
+      const text = await readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) => {
+        if (error.code === 'ENOENT') return undefined;
+        throw error;
+      });
+      if (text !== undefined) return { file, text };
+    }
+    return undefined;
+  }
+
+  /** Forgets a baseline wherever it is kept: the B it described is gone. */
+  async remove(id: string): Promise<void> {
+    for (const dir of this.earlier ? [this.dir, this.earlier] : [this.dir])
+      await rm(this.fileOf(id, dir), { force: true });
+  }
+
   async read(id: string, expected: { node: string; from: string; to: string }): Promise<Baseline> {
     if (!BaselineId.safeParse(id).success) throw new BaselineError(`"${id}" is not a baseline id.`);
-    const file = this.fileOf(id);
-    const text = await readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) => {
-      if (error.code === 'ENOENT')
-        throw new BaselineError(`There is no baseline ${id} on this worker (${file}); record one first.`);
-      throw error;
-    });
+    const found = await this.find(id);
+    if (!found)
+      throw new BaselineError(
+        `There is no baseline ${id} on node ${expected.node} (${this.fileOf(id)}${this.earlier ? `, nor in this worker's ${this.earlier}` : ''}); record one first.`,
+      );
+    const { file, text } = found;
     let json: unknown;
     try {
       json = JSON.parse(text);

@@ -27,6 +27,8 @@ export interface Sides {
 export interface ApplyOptions {
   signal?: AbortSignal | undefined;
   onProgress?: ((progress: { done: number; total: number }) => void) | undefined;
+  /** Called for each entry the scans of A and B find: progress while they scan. */
+  onScanned?: (() => void) | undefined;
 }
 
 /** A path of B changed while the catch-up ran: this attempt stops, a retry compares again. */

@@ -36,7 +36,8 @@ export function parentOf(rel: string): string {
   return slash < 0 ? '' : rel.slice(0, slash);
 }
 
-function changedPaths(base: Manifest, now: Manifest): Set<string> {
+/** The paths created, changed or removed between two manifests of one tree. */
+export function changedPaths(base: Manifest, now: Manifest): Set<string> {
   const paths = new Set([...Object.keys(base), ...Object.keys(now)]);
   return new Set([...paths].filter((rel) => !unchanged(base[rel], now[rel])));
 }

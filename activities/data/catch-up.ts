@@ -37,7 +37,10 @@ export async function catchUp(
   base: Sides,
   options: CatchUpOptions,
 ): Promise<CatchUpResult & { next?: Sides }> {
-  const [a, b] = await Promise.all([scanManifest(hostA), scanManifest(hostB)]);
+  const [a, b] = await Promise.all([
+    scanManifest(hostA, { signal: options.signal, onEntry: options.onScanned }),
+    scanManifest(hostB, { signal: options.signal, onEntry: options.onScanned }),
+  ]);
   const now = { a, b };
   const plan = await planCatchUp({ base, now }, (rel) => {
     options.signal?.throwIfAborted();

@@ -51,7 +51,8 @@ function planCopy(entries: readonly TreeEntry[]) {
 
 /**
  * Copies the tree at `from` to `to` (created if absent) with owners, modes, times, symlinks as links and
- * hard links as links within `to`. With `resumeFrom` (an earlier attempt's last progress) files already
+ * hard links as links within `to`. Cancelled (`options.signal`), it writes nothing more once the files in
+ * flight are done, and only then rejects. With `resumeFrom` (an earlier attempt's last progress) files already
  * complete in `to` are kept; without it every file is written again. When `to` held anything, what is
  * there is replaced rather than written through, and what the source lacks is removed: `to` ends up a
  * mirror of `from`. Special files are refused.
@@ -65,7 +66,7 @@ export async function copyTreeWithResume(
 ): Promise<CopyResult> {
   const started = Date.now();
   const resumed = resumeFrom !== undefined;
-  const done = { files: 0, bytes: 0, copied: 0, totalFiles: 0, totalBytes: 0 };
+  const done = { files: 0, bytes: 0, copied: 0, totalFiles: 0, totalBytes: 0, scanned: 0 };
   const stopTicker = startTicker(() => {
     const seconds = Math.max((Date.now() - started) / 1000, 0.001);
     const { copied, ...counts } = done;
@@ -74,7 +75,7 @@ export async function copyTreeWithResume(
   const target = (entry: TreeEntry) => join(to, entry.rel);
   const checkCancelled = () => options.signal?.throwIfAborted();
   try {
-    const entries = await scanTree(from);
+    const entries = await scanTree(from, { signal: options.signal, onEntry: () => done.scanned++ });
     const summary = summarize(entries);
     if (summary.special.length > 0)
       throw new PreflightError(
@@ -84,8 +85,10 @@ export async function copyTreeWithResume(
     const used = await hasEntries(to);
     const plan = planCopy(entries);
 
-    for (const dir of plan.dirs)
+    for (const dir of plan.dirs) {
+      checkCancelled();
       await (used ? ensureDirectory(target(dir)) : mkdir(target(dir), { recursive: true }));
+    }
     await forEachLimit(plan.contents, options.lanes ?? FILE_LANES, async (entry) => {
       checkCancelled();
       const size = Number(entry.stat.size);
@@ -107,13 +110,18 @@ export async function copyTreeWithResume(
       done.files++;
     }
     for (const entry of plan.symlinks) {
+      checkCancelled();
       if (used) await clearSlot(target(entry));
       await symlink(entry.target as string, target(entry));
       await copyMetadata(target(entry), entry.stat);
     }
+    checkCancelled();
     if (used) await removeExtras(to, new Set(entries.map((e) => e.rel)));
     // Children change their directory's mtime, so directories get theirs last, deepest first.
-    for (const dir of plan.dirs.reverse()) await copyMetadata(target(dir), dir.stat);
+    for (const dir of plan.dirs.reverse()) {
+      checkCancelled();
+      await copyMetadata(target(dir), dir.stat);
+    }
   } finally {
     stopTicker();
   }

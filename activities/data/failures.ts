@@ -5,6 +5,7 @@ import { invalidInput, refusalsAreFinal } from '../failures';
 import { BaselineError } from './baseline-store';
 import { MovePathError } from './paths';
 import { PreflightError } from './preflight';
+import { TargetIsTruthError } from './target-truth';
 
 /** Failure types only the data activities throw. */
 export const DATA_FAILURE = {
@@ -15,7 +16,7 @@ export const DATA_FAILURE = {
 /**
  * Refusals are final: retrying will not make a path absolute, a disk larger or an unknown node known. A
  * path or preflight refusal fails as PreflightFailed, a mesh refusal as MeshRefused, an unreadable or
- * missing baseline as InvalidInput.
+ * missing baseline as InvalidInput, a copy over a B that already is the truth as TargetIsTruth.
  */
 export async function moveRefusalsAreFinal<T>(call: () => Promise<T>): Promise<T> {
   try {
@@ -30,6 +31,8 @@ export async function moveRefusalsAreFinal<T>(call: () => Promise<T>): Promise<T
       });
     }
     if (error instanceof BaselineError) throw invalidInput('catchUpCopy', error.message.replace(/\.$/, ''));
+    if (error instanceof TargetIsTruthError)
+      throw ApplicationFailure.nonRetryable(error.message, FAILURE.targetIsTruth);
     throw error;
   }
 }

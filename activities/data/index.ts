@@ -4,6 +4,7 @@ import type { MeshPort } from '../../mesh/port';
 import type { HostRootOf } from '../host-root';
 import { containersUsingPath } from '../docker/containers-using-path';
 import { activitySignal, heartbeat } from '../heartbeat';
+import { BaselineStore } from './baseline-store';
 import { createCatchUpActivities } from './catch-up-activities';
 import { copyTreeWithResume, type CopyResult } from './copy-tree';
 import { moveRefusalsAreFinal, pathInUse } from './failures';
@@ -11,6 +12,7 @@ import { locateMove, locatePath, type MoveOnNode } from './locate';
 import { checkMoveOnHost, type MoveSize } from './preflight';
 import { checkResolvedMove, checkResolvedRemoval } from './real-path-checks';
 import { previousProgress } from './resume';
+import { refuseCopyOverTruth } from './target-truth';
 import { startTicker } from './ticker';
 import { verifyTrees, type VerifyResult } from './verify-tree';
 
@@ -21,7 +23,7 @@ export { verifyTrees, type Difference, type VerifyResult } from './verify-tree';
 export type { MoveSize } from './preflight';
 export type { MoveOnNode } from './locate';
 export type { CatchUpResult } from './catch-up';
-export type { CatchUpInput } from './catch-up-activities';
+export type { CatchUpInput, OldPathChanges } from './catch-up-activities';
 export { DATA_FAILURE } from './failures';
 export { resolveRunbookStateDir } from './baseline-store';
 
@@ -32,7 +34,7 @@ export interface DataActivityDeps {
   hostRootOf: HostRootOf;
   /** The node's Docker engine: a removal rescans it for containers still mounting the path. */
   dockerFor(node: string): DockerEngine;
-  /** Where this worker keeps what outlives an activity (the baselines of catch-up copies). */
+  /** Where this worker kept baselines before they moved to the node's disk: still read there. */
   stateDir: string;
 }
 
@@ -53,10 +55,14 @@ export function createDataActivities(deps: DataActivityDeps) {
         return { from: at.from, to: at.to, ...size };
       }),
 
-    /** Copies A to B, heartbeating progress each second; a retry resumes from what is complete in B. */
+    /**
+     * Copies A to B, heartbeating progress each second; a retry resumes from what is complete in B.
+     * Refused (PreflightFailed) once B is the truth of the move (see targetTruth).
+     */
     copyTree: (input: MoveOnNode): Promise<CopyResult> =>
       moveRefusalsAreFinal(async () => {
         const at = await locateMove(deps.hostRootOf, input);
+        await refuseCopyOverTruth(BaselineStore.onNode(at.hostRoot, deps.stateDir), at);
         return copyTreeWithResume(at.hostFrom, at.hostTo, previousProgress(), heartbeat, {
           signal: activitySignal(),
         });

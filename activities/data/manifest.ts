@@ -1,9 +1,11 @@
 import { z } from 'zod';
-import { scanTree, type TreeEntry } from './tree';
+import { scanTree, type ScanOptions, type TreeEntry } from './tree';
 
 /**
- * What a path of a data tree was at one moment, enough to tell whether it changed since (no content
- * hashes: a write changes size or mtime). Times are nanosecond strings, as the file system keeps them.
+ * What a path of a data tree was at one moment, enough to tell whether it changed since without content
+ * hashes: a write changes size or mtime, and also the inode's change time (ctime) when the writer put size
+ * and mtime back (a rewrite in place and `touch -d`), or its inode when it replaced the file. Times are
+ * nanosecond strings, as the file system keeps them.
  */
 export const ManifestEntry = z.strictObject({
   type: z.enum(['dir', 'file', 'symlink', 'special']),
@@ -15,6 +17,12 @@ export const ManifestEntry = z.strictObject({
   mtimeNs: z.string().regex(/^-?\d+$/),
   /** The link's target as written, for symlinks. */
   target: z.string().optional(),
+  /** The inode's change time and number; absent from baselines recorded before they were kept. */
+  ctimeNs: z
+    .string()
+    .regex(/^-?\d+$/)
+    .optional(),
+  ino: z.string().regex(/^\d+$/).optional(),
 });
 export type ManifestEntry = z.infer<typeof ManifestEntry>;
 
@@ -31,6 +39,8 @@ export function manifestEntry({ kind, stat, target }: Omit<TreeEntry, 'rel'>): M
     gid: Number(stat.gid),
     mtimeNs: String(stat.mtimeNs),
     ...(target !== undefined ? { target } : {}),
+    ctimeNs: String(stat.ctimeNs),
+    ino: String(stat.ino),
   };
 }
 
@@ -38,13 +48,14 @@ export function manifestOf(entries: readonly TreeEntry[]): Manifest {
   return Object.fromEntries(entries.map((entry) => [entry.rel, manifestEntry(entry)]));
 }
 
-export async function scanManifest(root: string): Promise<Manifest> {
-  return manifestOf(await scanTree(root));
+export async function scanManifest(root: string, options: ScanOptions = {}): Promise<Manifest> {
+  return manifestOf(await scanTree(root, options));
 }
 
 /**
- * Whether a path is as it was (both absent counts). A directory's size and mtime follow its entries,
- * which are compared themselves, so only its owner and mode count.
+ * Whether a path is as it was (both absent counts). A directory's size, times and inode follow its
+ * entries, which are compared themselves, so only its owner and mode count. Change time and inode count
+ * where both sides have them (a baseline recorded before they were kept has neither).
  */
 export function unchanged(before: ManifestEntry | undefined, now: ManifestEntry | undefined): boolean {
   if (before === undefined || now === undefined) return before === now;
@@ -54,6 +65,12 @@ export function unchanged(before: ManifestEntry | undefined, now: ManifestEntry 
     before.mode === now.mode &&
     before.size === now.size &&
     before.mtimeNs === now.mtimeNs &&
-    before.target === now.target
+    before.target === now.target &&
+    sameIfKnown(before.ctimeNs, now.ctimeNs) &&
+    sameIfKnown(before.ino, now.ino)
   );
+}
+
+function sameIfKnown(before: string | undefined, now: string | undefined): boolean {
+  return before === undefined || now === undefined || before === now;
 }

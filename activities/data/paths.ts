@@ -25,6 +25,7 @@ export const SYSTEM_TREES = [
   '/root', // the superuser's home (keys, credentials): never a service's data
   '/var/lib/docker',
   '/var/lib/containerd', // the container engine's own state: copying it under a running engine corrupts it
+  '/var/lib/mesh-runbook', // the runbooks' own state on the node: the baselines that protect moved data
 ] as const;
 
 /** Directories that hold many services' data: their children may move, they themselves may not. */

@@ -1,4 +1,8 @@
-/** Runs `fn` over `items` with at most `limit` calls in flight; the first failure rejects the whole run. */
+/**
+ * Runs `fn` over `items` with at most `limit` calls in flight. The first failure stops the lanes from
+ * taking more items and rejects the whole run, but only once every call in flight has settled: a copy
+ * that is cancelled has stopped writing when this rejects (an undo may remove its target next).
+ */
 export async function forEachLimit<T>(
   items: readonly T[],
   limit: number,
@@ -17,5 +21,7 @@ export async function forEachLimit<T>(
       }
     }
   };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, lane));
+  const lanes = await Promise.allSettled(Array.from({ length: Math.min(limit, items.length) }, lane));
+  const rejected = lanes.find((settled) => settled.status === 'rejected');
+  if (rejected) throw rejected.reason;
 }

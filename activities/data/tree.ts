@@ -45,19 +45,28 @@ async function entryAt(root: string, rel: string): Promise<TreeEntry> {
   return kind === 'symlink' ? { rel, kind, stat, target: await readlink(path) } : { rel, kind, stat };
 }
 
+/** How a scan is watched: `signal` (an activity's cancellation) ends it, `onEntry` counts what it found. */
+export interface ScanOptions {
+  signal?: AbortSignal | undefined;
+  onEntry?: (() => void) | undefined;
+}
+
 /**
  * Every entry of the tree at `root` (which must be a directory), parents before children, siblings by
- * name: the same order on every call, so a copy and its verification walk the trees alike.
+ * name: the same order on every call, so a copy and its verification walk the trees alike. A cancelled
+ * scan ends before its next directory; `onEntry` is called for each entry found (progress of long scans).
  */
-export async function scanTree(root: string): Promise<TreeEntry[]> {
+export async function scanTree(root: string, { signal, onEntry }: ScanOptions = {}): Promise<TreeEntry[]> {
   const entries: TreeEntry[] = [await entryAt(root, '')];
   const walk = async (dir: string): Promise<void> => {
+    signal?.throwIfAborted();
     const names = (await readdir(join(root, dir))).sort();
     const children: TreeEntry[] = new Array(names.length);
     await forEachLimit(names, STAT_LANES, async (name, i) => {
       children[i] = await entryAt(root, dir === '' ? name : `${dir}/${name}`);
     });
     for (const child of children) {
+      onEntry?.();
       entries.push(child);
       if (child.kind === 'dir') await walk(child.rel);
     }

@@ -126,13 +126,16 @@ export async function verifyTrees(
   signal?: AbortSignal,
 ): Promise<VerifyResult> {
   const started = Date.now();
-  const done = { files: 0, bytes: 0, totalFiles: 0, totalBytes: 0 };
+  const done = { files: 0, bytes: 0, totalFiles: 0, totalBytes: 0, scanned: 0 };
   const stopTicker = startTicker(() => {
     const seconds = Math.max((Date.now() - started) / 1000, 0.001);
     onProgress?.({ ...done, bytesPerSecond: Math.round(done.bytes / seconds) });
   });
   try {
-    const [source, copy] = await Promise.all([scanTree(from), scanTree(to)]);
+    const [source, copy] = await Promise.all([
+      scanTree(from, { signal, onEntry: () => done.scanned++ }),
+      scanTree(to, { signal, onEntry: () => done.scanned++ }),
+    ]);
     const { found, toHash, copyByPath } = compareEntries(source, copy);
     const sourceByPath = new Map(source.map((entry) => [entry.rel, entry]));
     done.totalFiles = toHash.length;

@@ -1,4 +1,5 @@
 import type { Phase, RunbookStatus, Step, StepState } from '../../workflows/contracts';
+import { stalledSentence } from '../../workflows/runbook/stalled-words';
 import { formatDuration, STEP_MARK } from '../../workflows/runbook/step-marks';
 import { colour } from '../output';
 import { isTerminal } from './exit-codes';
@@ -90,6 +91,7 @@ export function renderStatus(status: RunbookStatus, now: Date): string[] {
   if (status.steps.length === 0)
     lines.push(colour.dim('  (no step details: no worker answered its status query)'));
   lines.push(...decisionSections(status.decisions, status.refused));
+  if (status.stalled) lines.push(colour.yellow(`stalled: ${stalledSentence(status.stalled)}`));
   if (status.waiting) lines.push(...waitingBlock(status.id, status.waiting, now));
   const outcome = outcomeLine(status);
   if (outcome) lines.push(outcome);

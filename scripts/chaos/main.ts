@@ -7,6 +7,7 @@ import { concurrentStarts } from './concurrent-starts';
 import { dockerRestart } from './docker-restart';
 import { hostileMeshInput } from './hostile-mesh-input';
 import { lateDecisions } from './late-decisions';
+import { resets } from './reset';
 import { longWaits } from './long-waits';
 import { serverRestart } from './server-restart';
 import { terminalDies } from './terminal-dies';
@@ -44,6 +45,7 @@ const EXPERIMENT_RUNNERS: Partial<Record<ExperimentName, Experiment>> = {
   'long-waits': (_env, options, log) => longWaits(options.quick, log),
   'terminal-dies': (_env, options, log) => terminalDies(options.quick, log),
   'two-workers': (_env, options, log) => twoWorkers(options.quick, log),
+  reset: (_env, options, log) => resets(options.quick, log),
 };
 
 async function main(): Promise<number> {

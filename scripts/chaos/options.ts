@@ -9,6 +9,7 @@ export const EXPERIMENTS = [
   'long-waits',
   'terminal-dies',
   'two-workers',
+  'reset',
 ] as const;
 export type ExperimentName = (typeof EXPERIMENTS)[number];
 

@@ -116,7 +116,10 @@ describe('mesh as a Unix tool', () => {
     );
     assert.match(flip.stdout, /^ 11\. stop-predecessor +.*; undo restart-predecessor$/m);
     const move = await mesh(['runbook', 'start', 'data-path-move', '--help']);
-    assert.match(move.stdout, /^ +\d+\. catch-up +.*\[gate: recheck \| keep-new \| abort\]$/m);
+    assert.match(
+      move.stdout,
+      /^ +\d+\. catch-up +.*\[gate: recheck \| keep-new \| start-on-new \| abort\]$/m,
+    );
     const decide = await mesh(['runbook', 'decide', '--help']);
     assert.match(
       decide.stdout,

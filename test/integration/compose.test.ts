@@ -133,6 +133,13 @@ describe('docker-compose.yml, validated by Docker Compose v2', () => {
     assert.equal(mounts.get('/etc/mesh')?.read_only, true);
     const state = worker.environment?.MESH_LOCAL_STATE ?? '';
     assert.equal(mounts.get(state)?.source, state, 'the local state sits at the same path inside and out');
+    const own = worker.environment?.MESH_STATE_DIR ?? '';
+    assert.equal(
+      mounts.get(own)?.type,
+      'volume',
+      "the worker's own state is a named volume: a recreated container keeps it",
+    );
+    assert.ok(model.volumes && mounts.get(own)?.source === 'worker-state' && 'worker-state' in model.volumes);
     const dockerfile = await readFile(join(ROOT, 'Dockerfile'), 'utf8');
     assert.match(dockerfile, /^ARG BASE_IMAGE=node:20-bookworm-slim$/m);
     assert.match(dockerfile, /^HEALTHCHECK [^\n]*\\\n\s*CMD .*compose-worker-healthcheck\.ts/m);

@@ -1,10 +1,23 @@
 import assert from 'node:assert/strict';
-import { readdir, readFile, rm, stat, writeFile, mkdir, symlink, readlink, chmod } from 'node:fs/promises';
+import {
+  chmod,
+  mkdir,
+  open,
+  readdir,
+  readFile,
+  readlink,
+  rm,
+  stat,
+  symlink,
+  utimes,
+  writeFile,
+} from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { ApplicationFailure, CancelledFailure } from '@temporalio/common';
 import { MockActivityEnvironment } from '@temporalio/testing';
-import type { CatchUpResult } from '../../activities/data';
+import { copyTreeWithResume, type CatchUpResult } from '../../activities/data';
+import { NODE_BASELINES } from '../../activities/data/baseline-store';
 import { LocalMesh } from '../../mesh/local';
 import { FAILURE } from '../../workflows/contracts';
 import { dataActivitiesFor } from '../support/data-activities';
@@ -67,13 +80,34 @@ describe('catching B up with A after the switch: B is the truth, only A-only cha
     );
   });
 
-  it("the mirroring copy the runbook used before overwrites and deletes B's new writes (the hazard)", async () => {
-    const { move, b, read } = await copiedMove();
+  it("a copy over B once its baseline exists is refused: the mirroring copy would overwrite and delete B's new writes", async () => {
+    const { move, a, b, read } = await copiedMove();
     await writeFile(join(b, 'new-on-b'), 'written by the service on B');
     await writeFile(join(b, 'notes'), 'notes edited on B');
-    await data.copyTree(move);
+    await assert.rejects(data.copyTree(move), (error: unknown) => {
+      assert.ok(error instanceof ApplicationFailure);
+      assert.deepEqual([error.type, error.nonRetryable], [FAILURE.preflightFailed, true]);
+      assert.match(
+        error.message,
+        new RegExp(`^The target path ${move.to} on node ${node} already is the truth`),
+      );
+      return true;
+    });
+    assert.equal(await read(b, 'notes'), 'notes edited on B');
+    assert.equal(await read(b, 'new-on-b'), 'written by the service on B');
+    // What the copy itself does to a B that holds anything (the hazard the refusal keeps away):
+    await copyTreeWithResume(a, b);
     assert.equal(await read(b, 'notes'), 'notes v1', "A's old notes overwrote B's");
     await assert.rejects(readFile(join(b, 'new-on-b')), "B's new file was deleted");
+  });
+
+  it('a baseline whose B was emptied since (an earlier move, reverted) is forgotten by the next copy, and recopies work', async () => {
+    const { move, b, baseline, read } = await copiedMove();
+    await rm(b, { recursive: true });
+    await data.copyTree(move);
+    await assert.rejects(readFile(join(hostRoot, NODE_BASELINES, `${baseline}.json`)), 'forgotten');
+    await data.copyTree(move);
+    assert.equal(await read(b, 'notes'), 'notes v1');
   });
 
   it('a file changed on both sides stops the catch-up with its path and changes nothing', async () => {
@@ -173,19 +207,67 @@ describe('catching B up with A after the switch: B is the truth, only A-only cha
     assert.deepEqual(verified.differences, [], 'no directory differs by its mtime');
   });
 
-  it('records a baseline idempotently, as one whole file under the worker state dir', async () => {
+  it("records a baseline idempotently, as one whole file on the node's own disk", async () => {
     const { move, baseline } = await copiedMove();
     assert.deepEqual(await data.recordBaseline(move), { baseline, files: 5 });
-    const files = await readdir(join(stateDir, 'baselines'));
+    const onNode = join(hostRoot, NODE_BASELINES);
+    const files = await readdir(onNode);
     assert.ok(files.includes(`${baseline}.json`), files.join(', '));
     assert.deepEqual(
       files.filter((name) => !name.endsWith('.json')),
       [],
       'no temporary file left',
     );
-    const file = JSON.parse(await readFile(join(stateDir, 'baselines', `${baseline}.json`), 'utf8'));
+    const file = JSON.parse(await readFile(join(onNode, `${baseline}.json`), 'utf8'));
     assert.deepEqual([file.node, file.from, file.to], [node, move.from, move.to]);
     assert.match(file.a.config.mtimeNs, /^\d+$/);
+    assert.match(file.a.config.ctimeNs, /^\d+$/);
+    assert.match(file.a.config.ino, /^\d+$/);
+    await assert.rejects(readdir(join(stateDir, 'baselines')), "nothing in the worker's own state dir");
+  });
+
+  it('a baseline a worker kept in its own state dir before (no ctime, no inode) is still read there', async () => {
+    const { a, b, baseline, catchUp, read } = await copiedMove();
+    const onNode = join(hostRoot, NODE_BASELINES, `${baseline}.json`);
+    const recorded = JSON.parse(await readFile(onNode, 'utf8'));
+    for (const side of [recorded.a, recorded.b])
+      for (const entry of Object.values(side) as { ctimeNs?: string; ino?: string }[]) {
+        delete entry.ctimeNs;
+        delete entry.ino;
+      }
+    await mkdir(join(stateDir, 'baselines'), { recursive: true });
+    await writeFile(join(stateDir, 'baselines', `${baseline}.json`), JSON.stringify(recorded));
+    await rm(onNode);
+    await writeFile(join(a, 'config'), 'config v2, written on A');
+    await writeFile(join(b, 'notes'), 'notes edited on B');
+    assert.deepEqual(await catchUp(false), { ...NOTHING, copied: ['config'] });
+    assert.equal(await read(b, 'config'), 'config v2, written on A');
+    assert.equal(await read(b, 'notes'), 'notes edited on B');
+    assert.deepEqual(
+      (await readdir(join(hostRoot, NODE_BASELINES))).includes(`${baseline}.json`),
+      true,
+      'moved forward onto the node',
+    );
+  });
+
+  it('a file rewritten in place on A with its size and mtime put back is still brought over (ctime)', async () => {
+    const { a, b, catchUp, read } = await copiedMove();
+    // A whole second, which utimes sets exactly: the baseline then holds the very mtime put back below.
+    const when = new Date('2024-01-02T03:04:05Z');
+    await utimes(join(a, 'x'), when, when);
+    assert.deepEqual(await catchUp(false), { ...NOTHING, copied: ['x'] });
+    const file = await open(join(a, 'x'), 'r+');
+    await file.write('X v2', 0); // `x v1` and `X v2`: the same four bytes
+    await file.close();
+    await utimes(join(a, 'x'), when, when);
+    const after = await stat(join(a, 'x'), { bigint: true });
+    assert.deepEqual(
+      [after.size, after.mtimeNs],
+      [4n, BigInt(when.getTime()) * 1_000_000n],
+      'size and mtime as before',
+    );
+    assert.deepEqual(await catchUp(false), { ...NOTHING, copied: ['x'] });
+    assert.equal(await read(b, 'x'), 'X v2');
   });
 
   it('refuses a baseline of another move for good', async () => {

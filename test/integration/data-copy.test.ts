@@ -120,7 +120,7 @@ describe('copying a data tree', () => {
     );
   });
 
-  it('heartbeats progress as an activity', async () => {
+  it('heartbeats progress as an activity (the entries its scan found, too)', async () => {
     const env = new MockActivityEnvironment();
     const beats: CopyProgress[] = [];
     env.on('heartbeat', (details: CopyProgress) => beats.push(details));
@@ -129,7 +129,14 @@ describe('copying a data tree', () => {
     assert.ok(last, 'at least one heartbeat');
     assert.deepEqual(
       { ...last, bytesPerSecond: 0 },
-      { files: 5, bytes: FORGE_BYTES, totalFiles: 5, totalBytes: FORGE_BYTES, bytesPerSecond: 0 },
+      {
+        files: 5,
+        bytes: FORGE_BYTES,
+        totalFiles: 5,
+        totalBytes: FORGE_BYTES,
+        scanned: 10,
+        bytesPerSecond: 0,
+      },
     );
   });
 });

@@ -88,6 +88,7 @@ describe('data-path-move on a real dev server, the local mesh and Docker', () =>
         'preflight: done',
         'freeze-policy: done',
         'stop-containers: done',
+        'check-target: done',
         'copy: done',
         'verify-copy: done',
         'record-baseline: done',
@@ -289,7 +290,7 @@ describe('data-path-move never overwrites or deletes what was written on B (the 
     await writeFile(join(forge.hostFrom, 'repos/r1/objects/1.obj'), 'changed on A too\n');
     await decide(handle, 'recreate', 'gate-apply');
     const conflict = await statusWhen(handle, waitingAt('catch-up'), WAIT_MS);
-    assert.deepEqual(conflict.waiting?.actions, ['recheck', 'keep-new', 'abort']);
+    assert.deepEqual(conflict.waiting?.actions, ['recheck', 'keep-new', 'start-on-new', 'abort']);
     assert.match(
       conflict.waiting?.reason ?? '',
       new RegExp(
@@ -310,5 +311,100 @@ describe('data-path-move never overwrites or deletes what was written on B (the 
     assert.equal(await onB('repos/r1/objects/1.obj'), 'changed on B after the switch\n');
     assert.equal(await onB('b-only.txt'), 'written on B after the switch\n');
     assert.equal(await onB('repos/r0/objects/0.obj'), 'changed on A by the container left there\n');
+  });
+});
+
+describe('the old data goes only when nothing was written there since the last baseline (real Docker, real files)', () => {
+  it('a write on A after the last catch-up: remove is not offered, the write is named, keep leaves A with it', async () => {
+    // A writer nobody watches (a cron job, a second container) writes on A once the move is done: here
+    // right after restore-policy, the step before the approval, through production's own activity.
+    const late = new Map<string, string>();
+    await using world = await runbookWorld({
+      wrap: (real) => ({
+        async setUpgradePolicy(input) {
+          await real.setUpgradePolicy(input);
+          const file = late.get(input.module);
+          if (file && input.policy === 'roll-out') await writeFile(file, 'written on A after the catch-up\n');
+        },
+      }),
+    });
+    const forge = await seedForge(world);
+    late.set(forge.module, join(forge.hostFrom, 'late.txt'));
+    const handle = await world.start(dataPathMove, moveInput(forge));
+    await statusWhen(handle, waitingAt('gate-apply'), WAIT_MS);
+    await decide(handle, 'recreate', 'gate-apply');
+    const asked = await statusWhen(handle, waitingAt('approve-remove-old-data'), WAIT_MS);
+    assert.deepEqual(asked.waiting?.actions, ['keep', 'recheck'], asked.waiting?.reason);
+    assert.match(
+      asked.waiting?.reason ?? '',
+      new RegExp(
+        `^${forge.module} runs on ${TO}, but ${FROM} was written to since the last baseline \\(${forge.node}: late\\.txt \\(new\\)\\): removing it would lose those writes, so remove is not offered\\.`,
+      ),
+    );
+    assert.ok(
+      asked.waiting?.facts.includes(
+        `written on ${FROM} since the last baseline: ${forge.node}: late.txt (new)`,
+      ),
+      asked.waiting?.facts.join('\n'),
+    );
+    await decide(handle, 'keep', 'approve-remove-old-data');
+    const done: RunbookStatus = await handle.result();
+    assert.equal(done.phase, 'completed', done.outcome);
+    assert.equal(
+      await readFile(join(forge.hostFrom, 'late.txt'), 'utf8'),
+      'written on A after the catch-up\n',
+    );
+  });
+});
+
+describe('a catch-up conflict leaves the module down; start-on-new starts it on B bringing nothing (real Docker)', () => {
+  it('says the module is down, start-on-new runs it on B as B is, and A keeps its changes, named at the approval', async () => {
+    await using world = await runbookWorld();
+    const forge = await seedForge(world);
+    const handle = await world.start(dataPathMove, moveInput(forge));
+    await statusWhen(handle, waitingAt('gate-apply'), WAIT_MS);
+    const r0 = 'repos/r0/objects/0.obj';
+    const r1 = 'repos/r1/objects/1.obj';
+    await writeFile(join(forge.hostTo, r1), 'changed on B after the switch\n');
+    await writeFile(join(forge.hostFrom, r1), 'changed on A too\n');
+    await writeFile(join(forge.hostFrom, r0), 'changed on A by the container left there\n');
+    await decide(handle, 'recreate', 'gate-apply');
+    const conflict = await statusWhen(handle, waitingAt('catch-up'), WAIT_MS);
+    assert.deepEqual(conflict.waiting?.actions, ['recheck', 'keep-new', 'start-on-new', 'abort']);
+    assert.match(
+      conflict.waiting?.reason ?? '',
+      new RegExp(
+        `nothing was copied\\. ${forge.module} is down \\(stopped for the catch-up\\) while this waits\\..* start-on-new starts ${forge.module} on ${TO} as ${TO} is, bringing nothing from ${FROM}`,
+      ),
+    );
+    assert.equal((await container(world, forge)).running, false, 'down while it waits, as the sentence says');
+
+    await decide(handle, 'start-on-new', 'catch-up');
+    const asked = await statusWhen(handle, waitingAt('approve-remove-old-data'), WAIT_MS);
+    const onB = (rel: string) => readFile(join(forge.hostTo, rel), 'utf8');
+    assert.equal(await onB(r1), 'changed on B after the switch\n', "B's version stays");
+    assert.equal(
+      await onB(r0),
+      'repo 0 object 0\n'.repeat(50),
+      'nothing brought from A, not even what did not conflict',
+    );
+    const runs = await container(world, forge);
+    assert.equal(runs.running, true);
+    assert.deepEqual(runs.sources, [forge.hostTo], 'runs on B');
+    assert.deepEqual(asked.waiting?.actions, ['keep', 'recheck'], 'A is not offered for removal');
+    for (const path of [r0, r1])
+      assert.ok(
+        asked.waiting?.facts.includes(
+          `written on ${FROM} since the last baseline: ${forge.node}: ${path} (changed)`,
+        ),
+        asked.waiting?.facts.join('\n'),
+      );
+    await decide(handle, 'keep', 'approve-remove-old-data');
+    const done: RunbookStatus = await handle.result();
+    assert.equal(done.phase, 'completed', done.outcome);
+    assert.equal(
+      await readFile(join(forge.hostFrom, r0), 'utf8'),
+      'changed on A by the container left there\n',
+    );
   });
 });

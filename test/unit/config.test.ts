@@ -42,6 +42,7 @@ describe('the mesh config file and its environment overrides', () => {
     assert.equal(config.temporal.tls?.serverName, 'temporal.internal');
     assert.deepEqual(config.mesh, { adapter: 'local', localState: '/tmp/mesh' });
     assert.deepEqual(config.policy.reminders, { afterMs: 15 * 60_000, everyMs: 30 * 60_000 });
+    assert.equal(config.policy.stalledAfterMs, 10 * 60_000);
     assert.deepEqual(config.policy.approvers['approve-stop-predecessor'], ['alice', 'bob']);
     assert.deepEqual(config.nodes['*'], { socket: '/var/run/docker.sock' });
     assert.equal(config.nodes.forge1 && 'ssh' in config.nodes.forge1 && config.nodes.forge1.ssh.port, 22);
@@ -169,6 +170,14 @@ describe('the mesh config file and its environment overrides', () => {
       [
         'policy: { reminders: { after: 1m, afterMs: 5 } }\n',
         /policy\.reminders\.afterMs: give after or afterMs, not both/,
+      ],
+      [
+        'policy: { stalledAfter: later }\n',
+        /invalid at policy\.stalledAfter: "later" is not a duration like 15m/,
+      ],
+      [
+        'policy: { stalledAfter: 5m, stalledAfterMs: 5 }\n',
+        /policy\.stalledAfterMs: give stalledAfter or stalledAfterMs, not both/,
       ],
       [
         'policy: { fourEyes: [aprove-stop-predecessor] }\n',

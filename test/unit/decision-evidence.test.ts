@@ -103,6 +103,29 @@ const status: RunbookStatus = {
 };
 
 describe('current details for the Web UI', () => {
+  it('show stalled work: which activity at which step stands still since when, on which node queue', () => {
+    const details = renderDetails({
+      ...status,
+      waiting: null,
+      phase: 'running',
+      stalled: {
+        activity: 'copyTree',
+        activityId: '7',
+        taskQueue: 'mesh-runbook@forge1',
+        since: '2026-12-03T10:00:00.000Z',
+        stalledAfterMs: 600_000,
+        progress: '120 of 2000 files, 1048576 of 8388608 bytes',
+        step: 'copy',
+      },
+    });
+    assert.ok(
+      details.includes(
+        '### Stalled at copy\n\ncopyTree at step copy has made no progress since 10:00:00 UTC (more than 10m00s; 120 of 2000 files, 1048576 of 8388608 bytes) though the worker on mesh-runbook@forge1 still beats for it',
+      ),
+      details,
+    );
+  });
+
   it('show the sentence, the evidence, how to send each action from the UI, the checklist and refusals', () => {
     const details = renderDetails(status);
     for (const expected of [

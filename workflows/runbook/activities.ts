@@ -1,4 +1,5 @@
 import {
+  ActivityCancellationType,
   ActivityFailure,
   ApplicationFailure,
   proxyActivities,
@@ -112,7 +113,7 @@ export const act: ActivityInterfaceFor<Activities> = new Proxy(actAsRecorded, {
  * Copying and checksumming data take as long as the data is large: no overall deadline, a short heartbeat
  * timeout instead, so a dead worker is noticed in seconds and the retry resumes from the last heartbeat.
  */
-export const longAct = routed<Pick<Activities, 'copyTree' | 'verifyTree' | 'catchUpCopy'>>({
+const LONG: ActivityOptions = {
   startToCloseTimeout: '24 hours',
   heartbeatTimeout: '10 seconds',
   retry: {
@@ -121,6 +122,24 @@ export const longAct = routed<Pick<Activities, 'copyTree' | 'verifyTree' | 'catc
     maximumInterval: '30 seconds',
     maximumAttempts: 10,
   },
+};
+type LongWork = Pick<Activities, 'copyTree' | 'verifyTree' | 'catchUpCopy'>;
+const longAsRecorded = routed<LongWork>(LONG);
+const longUntilStopped = routed<LongWork>({
+  ...LONG,
+  cancellationType: ActivityCancellationType.WAIT_CANCELLATION_COMPLETED,
+});
+
+/** Off for runbooks recorded before UNDO_AFTER_WORK_STOPS, which went on as soon as they asked to cancel. */
+let cancelledWorkAwaited = false;
+
+/** UNDO_AFTER_WORK_STOPS: a cancelled copy, verify or catch-up is waited for until it has really ended. */
+export function awaitCancelledLongWork(): void {
+  cancelledWorkAwaited = true;
+}
+
+export const longAct: ActivityInterfaceFor<LongWork> = new Proxy(longAsRecorded, {
+  get: (_, name) => Reflect.get(cancelledWorkAwaited ? longUntilStopped : longAsRecorded, name),
 });
 
 /**

@@ -1,4 +1,5 @@
 import type { RunbookStatus, Step, Waiting } from '../contracts';
+import { stalledSentence } from './stalled-words';
 import { formatDuration, STEP_MARK } from './step-marks';
 
 function clock(iso: string | undefined): string {
@@ -49,6 +50,9 @@ export function renderDetails(status: RunbookStatus): string {
     `**${status.kind}** of **${status.module}** on **${status.node}** · started by ${plain(status.startedBy)} · phase **${status.phase}**`,
     '',
     ...(status.waiting ? [...waitingSection(status.id, status.waiting), ''] : []),
+    ...(status.stalled
+      ? [`### Stalled at ${status.stalled.step}`, '', stalledSentence(status.stalled), '']
+      : []),
     ...(status.outcome ? [`Outcome: ${status.outcome}`, ''] : []),
     '### Steps',
     ...status.steps.map(stepLine),

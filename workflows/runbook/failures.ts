@@ -36,3 +36,10 @@ export function failedWith(error: unknown, type: string): boolean {
 export function isRollBack(error: unknown): boolean {
   return error instanceof ApplicationFailure && error.type === FAILURE.verificationFailed;
 }
+
+/** An activity's failure of this type (its cause, as the workflow receives it). */
+export function isFailureOf(error: unknown, type: string): boolean {
+  return (
+    error instanceof ActivityFailure && error.cause instanceof ApplicationFailure && error.cause.type === type
+  );
+}

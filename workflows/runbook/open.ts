@@ -28,6 +28,7 @@ import { Progress } from './progress';
 import { PARALLEL_READS, QUICK_DEAD_WORKER } from './revision';
 import { Runbook } from './runbook';
 import { LOCKS } from './step-declarations';
+import { showStalledWork } from './stalled-work';
 import { searchAttributePublisher } from './visibility';
 
 /**
@@ -82,6 +83,7 @@ export async function openRunbook<P extends RunbookPlan>(
   // The worker parsed it from its config; the history keeps what applied.
   const policy: RunbookPolicy | undefined = operatorUi ? await settings.runbookPolicy() : undefined;
   const decisions = new Decisions(progress, policy);
+  showStalledWork(progress, policy);
   // Revision 2: an undo that keeps failing waits for the operator instead of ending the rollback at once.
   const undo = new Compensations(progress, plan.revision >= 2 ? decisions : undefined);
   const locks = new Locks();

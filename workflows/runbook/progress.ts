@@ -4,12 +4,15 @@ import type {
   RefusedDecision,
   RunbookKind,
   RunbookStatus,
+  Stalled,
   Step,
   StepState,
   Waiting,
+  WorkStalled,
 } from '../contracts';
 import { logContext } from '../interceptors';
 import { evidenceHash } from './evidence';
+import { stalledNote } from './stalled-words';
 
 export type WaitingRequest = Pick<Waiting, 'gate' | 'verdict' | 'reason' | 'actions'> & { facts?: string[] };
 
@@ -20,6 +23,8 @@ export type WaitingRequest = Pick<Waiting, 'gate' | 'verdict' | 'reason' | 'acti
 export class Progress {
   readonly status: RunbookStatus;
   private publish: (status: RunbookStatus) => void = () => undefined;
+  /** The note of the step a stall is shown at, as it was before: given back when the work moves again. */
+  private noteBeforeStall: string | undefined;
 
   constructor(
     identity: { id: string; kind: RunbookKind; node: string; module: string; startedBy: string },
@@ -67,6 +72,11 @@ export class Progress {
       step.endedAt = now;
     step.state = state;
     if (note !== undefined) step.note = note;
+    // The stalled work was the step's: it ended with the step, and the stall's note with it.
+    if (state !== 'running' && this.status.stalled?.step === name) {
+      this.status.stalled = null;
+      if (note === undefined) this.restoreNote(step);
+    }
     if (state === 'running' || state === 'waiting') logContext.step = name;
     this.changed();
   }
@@ -104,6 +114,37 @@ export class Progress {
     this.status.waiting.reminders += 1;
     this.status.waiting.lastReminder = where;
     this.changed();
+  }
+
+  /**
+   * Shows a long activity as stalled at the step that runs now (the last running one); false, showing
+   * nothing, when no step runs (a report that arrived after its step ended).
+   */
+  stall(report: WorkStalled): boolean {
+    const step = [...this.status.steps].reverse().find((candidate) => candidate.state === 'running');
+    if (!step) return false;
+    if (this.status.stalled?.step !== step.name) this.noteBeforeStall = step.note;
+    const { stalled: _, ...what } = report;
+    const stalled: Stalled = { ...what, step: step.name };
+    this.status.stalled = stalled;
+    step.note = stalledNote(stalled);
+    this.changed();
+    return true;
+  }
+
+  /** The stalled activity moves again (or ended): its step shows its own note again. */
+  unstall(activityId: string): void {
+    const stalled = this.status.stalled;
+    if (!stalled || stalled.activityId !== activityId) return;
+    this.status.stalled = null;
+    const step = this.status.steps.find((candidate) => candidate.name === stalled.step);
+    if (step?.state === 'running') this.restoreNote(step);
+    this.changed();
+  }
+
+  private restoreNote(step: Step): void {
+    if (this.noteBeforeStall === undefined) delete step.note;
+    else step.note = this.noteBeforeStall;
   }
 
   refuse(refused: RefusedDecision): void {

@@ -64,3 +64,37 @@ export const LIGHT_THE_EDGE_FIRST = 'light-the-edge-first';
  * worker on another host refuses it. Runbooks recorded before trust whichever worker polls.
  */
 export const NODE_HOSTS = 'node-hosts';
+
+/**
+ * Before each copy the data-path move checks that B is not the truth already (a baseline of the move with
+ * data on B, or the spec mounting B: a Temporal Reset to before the copy after the switch) and waits at
+ * `check-target` instead of copying; `remove-copy` asks the node the same before removing B. Runbooks
+ * recorded before copy and undo without asking.
+ */
+export const TARGET_TRUTH = 'target-truth-before-copy';
+
+/**
+ * `approve-remove-old-data` offers `remove` only when a dry run of the catch-up finds nothing written on A
+ * since the last baseline, and names what it finds. Runbooks recorded before offer it without looking.
+ */
+export const OLD_DATA_DRY_RUN = 'old-data-dry-run';
+
+/**
+ * The catch-up's conflict wait says the module is down and offers `start-on-new`: start it on B as B is,
+ * bringing nothing from A. Runbooks recorded before offer recheck, keep-new and abort.
+ */
+export const START_ON_NEW = 'catch-up-start-on-new';
+
+/**
+ * A copy, verify or catch-up that an abort cancels is waited for until it has stopped
+ * (WAIT_CANCELLATION_COMPLETED) before any undo step runs: the undo never removes B while the copy still
+ * writes into it. Runbooks recorded before undo as soon as the cancellation is asked for.
+ */
+export const UNDO_AFTER_WORK_STOPS = 'undo-after-cancelled-work-stops';
+
+/**
+ * A copy, verify or catch-up whose worker reports that its progress stands still (the `work-stalled`
+ * signal) is shown as stalled at its step and reminds the operators. Checked when such a report arrives:
+ * a report recorded in a history from before changes nothing on replay.
+ */
+export const STALLED_WORK = 'stalled-work-shown';
