@@ -33,13 +33,11 @@ export class ContainerEventLog {
     stream.on('error', () => undefined);
   }
 
-  static async open(engine: DockerEngine, labels: Record<string, string>): Promise<ContainerEventLog> {
-    const stream = await engine.docker.getEvents({
-      filters: {
-        type: ['container'],
-        label: Object.entries(labels).map(([key, value]) => `${key}=${value}`),
-      },
-    });
+  /** `labels`: each label with its value, or (a string) every container that carries that label at all. */
+  static async open(engine: DockerEngine, labels: Record<string, string> | string): Promise<ContainerEventLog> {
+    const label =
+      typeof labels === 'string' ? [labels] : Object.entries(labels).map(([key, value]) => `${key}=${value}`);
+    const stream = await engine.docker.getEvents({ filters: { type: ['container'], label } });
     return new ContainerEventLog(stream as NodeJS.ReadableStream & { destroy(): void });
   }
 

@@ -13,6 +13,7 @@ import { serverRestart } from './server-restart';
 import { terminalDies } from './terminal-dies';
 import { twoWorkers } from './two-workers';
 import { workerKills } from './worker-kills';
+import { labExperiment } from './lab/experiments';
 
 /**
  * `npm run chaos`: injects faults and bad input into the real stack (a Temporal dev server of its own with
@@ -59,6 +60,7 @@ async function main(): Promise<number> {
   }
   const log = (line: string) => process.stderr.write(`chaos: ${line}\n`);
   const started = Date.now();
+  if (options.lab) return report(options, started, await labExperiments(options, log));
   const env = await ChaosEnv.start(log);
   const interrupted = () => void env.close().finally(() => process.exit(130));
   process.once('SIGINT', interrupted);
@@ -82,6 +84,32 @@ async function main(): Promise<number> {
   } finally {
     await env.close();
   }
+  return report(options, started, results);
+}
+
+/** The lab's experiments, one after the other, on the lab that is up (scripts/lab/up.sh). */
+async function labExperiments(
+  options: ChaosOptions,
+  log: (line: string) => void,
+): Promise<ExperimentResult[]> {
+  const results: ExperimentResult[] = [];
+  for (const name of options.labOnly) {
+    log(`lab ${name}`);
+    const started = Date.now();
+    results.push(
+      await labExperiment(name, log).catch((error: unknown) => ({
+        experiment: `lab ${name}`,
+        runs: [
+          failedRun('the experiment', `crashed: ${error instanceof Error ? error.stack : String(error)}`),
+        ],
+        seconds: (Date.now() - started) / 1000,
+      })),
+    );
+  }
+  return results;
+}
+
+function report(options: ChaosOptions, started: number, results: ExperimentResult[]): number {
   const seconds = (Date.now() - started) / 1000;
   if (options.json)
     process.stdout.write(`${JSON.stringify({ quick: options.quick, seconds, results }, null, 2)}\n`);

@@ -10,7 +10,7 @@ import type { RunbookStatus } from '../../workflows/contracts';
 import { moveInput, seedForge, type Forge } from '../support/data-move';
 import { runbookWorld, type RunbookWorld } from '../support/runbook-world';
 import { decide, statusWhen } from '../support/runbooks';
-import { harnessTarget } from '../support/temporal';
+import { harnessTarget, workerProcessOf } from '../support/temporal';
 import { MeshWorker } from '../support/tls-cli';
 
 /**
@@ -54,7 +54,9 @@ function ranBy(history: History, type: string): string[] {
   );
   return events.flatMap((e) => {
     const started = e.activityTaskStartedEventAttributes;
-    return started && scheduled.has(String(started.scheduledEventId)) ? [started.identity ?? ''] : [];
+    return started && scheduled.has(String(started.scheduledEventId))
+      ? [workerProcessOf(started.identity)]
+      : [];
   });
 }
 

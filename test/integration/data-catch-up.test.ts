@@ -86,7 +86,7 @@ describe('catching B up with A after the switch: B is the truth, only A-only cha
     await writeFile(join(b, 'notes'), 'notes edited on B');
     await assert.rejects(data.copyTree(move), (error: unknown) => {
       assert.ok(error instanceof ApplicationFailure);
-      assert.deepEqual([error.type, error.nonRetryable], [FAILURE.preflightFailed, true]);
+      assert.deepEqual([error.type, error.nonRetryable], [FAILURE.targetIsTruth, true]);
       assert.match(
         error.message,
         new RegExp(`^The target path ${move.to} on node ${node} already is the truth`),

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { workerProcessOf } from '../support/temporal';
 import { lstat, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
@@ -77,7 +78,7 @@ describe('data-path-move resumes a copy after its worker is SIGKILLed', () => {
         );
         const payload = copying?.heartbeatDetails?.payloads?.[0];
         if (copying && payload) {
-          assert.equal(copying.lastWorkerIdentity, first.identity);
+          assert.equal(workerProcessOf(copying.lastWorkerIdentity), first.identity);
           serverProgress = defaultPayloadConverter.fromPayload<CopyProgress>(payload as never);
           if ((await bytesOnDisk(join(forge.hostTo, 'bulk', 'packs'))) >= KILL_AFTER) break;
         }

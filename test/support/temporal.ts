@@ -107,3 +107,8 @@ export function installRuntime(options: RuntimeOptions): void {
   Runtime.install(options);
   runtimeInstalled = true;
 }
+
+/** A node worker's Temporal identity without the host it says it is on (`<identity> [<node> on engine …]`). */
+export function workerProcessOf(identity: string | null | undefined): string {
+  return (identity ?? '').replace(/ \[[a-z0-9-]+ on [^\]]+\]$/, '');
+}

@@ -1,0 +1,148 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Lab } from '../../../test/support/lab';
+import {
+  edgeFlipArgs,
+  PUBLIC_NAMES,
+  PUBLIC_PORT,
+  seedEdges,
+  seedForge,
+  STAGING_PORT,
+} from '../../../test/support/lab-stories';
+import type { RunbookStatus } from '../../../workflows/contracts';
+import type { LabExperimentName } from '../options';
+import type { ExperimentResult } from '../result';
+import { ctl, labRun, type LabFault, type LabStory } from './lab-run';
+
+const waitingAt = (gate: string) => (s: RunbookStatus) => s.waiting?.gate === gate;
+const running = (step: string) => (s: RunbookStatus) =>
+  s.steps.some((x) => x.name === step && x.state === 'running');
+
+function edgeFlip(node: string, leftovers: boolean): LabStory {
+  return {
+    name: `edge flip on ${node}${leftovers ? ' (leftovers)' : ''}`,
+    nodes: [node],
+    seed: (lab) => seedEdges(lab, [node], leftovers ? [node] : []),
+    start: (lab) => ['edge-flip', ...edgeFlipArgs(lab, node)],
+    runbooks: [`runbook-${node}`],
+    main: `runbook-${node}`,
+  };
+}
+
+/** A forge whose data is large enough (400 files of 1 MiB) for a fault to land inside its copy. */
+function dataMove(node: string): LabStory {
+  return {
+    name: `data-path move on ${node} (400 MiB)`,
+    nodes: [node],
+    async seed(lab: Lab) {
+      await seedForge(lab, node);
+      const dir = lab.onDisk(node, '/srv/forge/blobs');
+      await mkdir(dir, { recursive: true });
+      const block = Buffer.alloc(1024 * 1024, 7);
+      for (let i = 0; i < 400; i++) await writeFile(join(dir, `blob-${i}`), block);
+    },
+    start: () => [
+      'data-path-move',
+      '--node',
+      node,
+      '--module',
+      'forge',
+      '--from',
+      '/srv/forge',
+      '--to',
+      '/var/lib/forge',
+    ],
+    runbooks: [`runbook-${node}`],
+    main: `runbook-${node}`,
+  };
+}
+
+function fleet(nodes: string[]): LabStory {
+  return {
+    name: `fleet of ${nodes.join(', ')}, waves of 2`,
+    nodes,
+    seed: (lab) => seedEdges(lab, nodes),
+    start: () => [
+      'edge-flip',
+      '--nodes',
+      nodes.join(','),
+      '--wave-size',
+      '2',
+      '--module',
+      'route-proxy',
+      '--predecessor',
+      'caddy',
+      ...PUBLIC_NAMES.flatMap((name) => ['--public-name', name]),
+      '--public-address',
+      `http://{node}.lab:${PUBLIC_PORT}`,
+      '--successor-address',
+      `http://{node}.lab:${STAGING_PORT}`,
+      '--successor-marker',
+      'served by route-proxy on {node}',
+    ],
+    runbooks: nodes.map((n) => `runbook-${n}`),
+    main: 'runbook-fleet-route-proxy',
+  };
+}
+
+const LAB_CASES: Record<LabExperimentName, () => [LabStory, LabFault]> = {
+  'history-kill': () => [
+    edgeFlip('novox', true),
+    {
+      what: 'the history service SIGKILLed while gate-apply waits, started again 5 s later',
+      when: waitingAt('gate-apply'),
+      strike: () => ctl('kill', 'temporal-history'),
+      heal: () => ctl('up'),
+      healAfterMs: 5_000,
+    },
+  ],
+  'postgres-restart': () => [
+    edgeFlip('novox', false),
+    {
+      what: 'PostgreSQL restarted while the approval waits',
+      when: waitingAt('approve-stop-predecessor'),
+      strike: () => ctl('restart-postgres'),
+    },
+  ],
+  'dockerd-kill': () => [
+    dataMove('forge1'),
+    {
+      what: "forge1's dockerd SIGKILLed during the copy, started again 3 s later",
+      when: running('copy'),
+      strike: () => ctl('kill', 'dockerd-forge1'),
+      heal: () => ctl('up'),
+      healAfterMs: 3_000,
+    },
+  ],
+  'network-cut': () => [
+    edgeFlip('edge3', false),
+    {
+      what: "edge3's link cut for 60 s during verify-successor (its worker cannot reach Temporal)",
+      when: running('verify-successor'),
+      strike: () => ctl('cut', 'edge3'),
+      heal: () => ctl('mend', 'edge3'),
+      healAfterMs: 60_000,
+    },
+  ],
+  'worker-kill-fleet': () => [
+    fleet(['novox', 'forge1', 'edge3']),
+    {
+      what: 'the runbook worker SIGKILLed while the second wave runs, started again 2 s later',
+      when: (s) => s.steps.filter((x) => x.state === 'running' || x.state === 'waiting').length >= 2,
+      strike: () => ctl('kill', 'runbook-worker'),
+      heal: () => ctl('up'),
+      healAfterMs: 2_000,
+    },
+  ],
+};
+
+/** One lab experiment: its story run once with its fault, counted as the chaos table counts. */
+export async function labExperiment(
+  name: LabExperimentName,
+  log: (line: string) => void,
+): Promise<ExperimentResult> {
+  const started = Date.now();
+  const [story, fault] = LAB_CASES[name]();
+  const run = await labRun(story, fault, log);
+  return { experiment: `lab ${name}`, runs: [run], seconds: (Date.now() - started) / 1000 };
+}

@@ -1,0 +1,177 @@
+import { execFile } from 'node:child_process';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import type { Client } from '@temporalio/client';
+import { Lab } from '../../../test/support/lab';
+import { statusQuery, type RunbookStatus, type Waiting } from '../../../workflows/contracts';
+import { ContainerEventLog } from '../../bench/docker-events';
+import { drive, movedAgainAt, wrongProceeds, type SeenWait } from '../drive';
+import type { RunResult } from '../result';
+
+const run = promisify(execFile);
+const CTL = join(__dirname, '..', '..', 'lab', 'ctl.sh');
+
+/** One fault of the lab (scripts/lab/ctl.sh), and how long before the repair. */
+export function ctl(...args: string[]): Promise<unknown> {
+  return run('bash', [CTL, ...args]);
+}
+
+/** A runbook on the lab, seeded from nothing, started as an operator starts it, over these nodes. */
+export interface LabStory {
+  name: string;
+  nodes: string[];
+  seed(lab: Lab): Promise<void>;
+  /** The `mesh runbook start ...` arguments. */
+  start(lab: Lab): string[];
+  /** The runbooks an operator answers: the story's own (`runbook-<node>`), each node's in a fleet. */
+  runbooks: string[];
+  /** The id whose end is the story's end. */
+  main: string;
+}
+
+/** The fault, when it strikes, and its repair `healAfterMs` later (none: it heals by itself). */
+export interface LabFault {
+  what: string;
+  when(status: RunbookStatus): boolean;
+  strike(): Promise<unknown>;
+  heal?: () => Promise<unknown>;
+  healAfterMs?: number;
+}
+
+/** What an operator answers on the lab: the undisturbed run's decisions; retry where a step failed. */
+function answer(waiting: Waiting): string | undefined {
+  if (waiting.actions.includes('take')) return 'take';
+  if (waiting.actions.includes('approve')) return 'approve';
+  if (waiting.gate === 'gate-apply' && waiting.actions.includes('recreate')) return 'recreate';
+  if (waiting.verdict === 'approval' && waiting.actions.includes('remove')) return 'remove';
+  if (waiting.verdict === 'failed' && waiting.actions.includes('retry')) return 'retry';
+  return undefined;
+}
+
+/** Creates and destroys beyond one per container name and host: a side effect done twice. */
+function repeated(logs: Map<string, ContainerEventLog>): string[] {
+  const counts: Record<string, number> = {};
+  for (const [host, log] of logs)
+    for (const { name, action } of log.events)
+      if (action === 'create' || action === 'destroy')
+        counts[`${host}/${name} ${action}`] = (counts[`${host}/${name} ${action}`] ?? 0) + 1;
+  return Object.entries(counts).flatMap(([key, n]) => (n > 1 ? [`${key}: ${n} times`] : []));
+}
+
+const DEADLINE_MS = 900_000;
+
+/** Until the runbook exists (a fleet starts its nodes' runbooks wave by wave). */
+async function started(client: Client, id: string): Promise<void> {
+  const deadline = Date.now() + DEADLINE_MS;
+  while (Date.now() < deadline) {
+    if (
+      await client.workflow
+        .getHandle(id)
+        .describe()
+        .then(
+          () => true,
+          () => false,
+        )
+    )
+      return;
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+}
+
+/** Executions under one workflow id beyond the first: a runbook started twice for one node. */
+async function executionsBeyondOne(client: Client, ids: string[]): Promise<string[]> {
+  const extra: string[] = [];
+  for (const id of ids) {
+    let n = 0;
+    for await (const _ of client.workflow.list({ query: `WorkflowId = '${id}'` })) n += 1;
+    if (n > 1) extra.push(`${id}: ${n} executions`);
+  }
+  return extra;
+}
+
+/**
+ * Runs the story with the fault on the lab and counts, as the chaos table does: lost (it did not complete),
+ * duplicated (a container created or destroyed twice, a second execution for a node), wrong proceeds (a step
+ * after a gate that waited, with nobody deciding there), and the time from the fault to the runbook's next
+ * completed task. The lab is repaired (ctl.sh up) whatever happened.
+ */
+export async function labRun(
+  story: LabStory,
+  fault: LabFault,
+  log: (line: string) => void,
+): Promise<RunResult> {
+  const name = `${story.name}: ${fault.what}`;
+  const lab = Lab.open();
+  await lab.reset();
+  await story.seed(lab);
+  const logs = new Map<string, ContainerEventLog>();
+  for (const node of story.nodes)
+    logs.set(node, await ContainerEventLog.open(lab.engine(node), 'org.meshctl.module'));
+  const { client, connection } = await lab.client();
+  const notes: string[] = [];
+  let faultAt: number | undefined;
+  let healedAt: number | undefined;
+  try {
+    const start = await lab.cli('runbook', 'start', ...story.start(lab), '--yes', '--detach');
+    if (start.code !== 0) throw new Error(`start exited ${start.code}: ${start.stderr}`);
+    const main = client.workflow.getHandle(story.main);
+    let closed = false;
+    const striking = (async () => {
+      while (!closed && faultAt === undefined) {
+        const status = await main.query(statusQuery).catch(() => undefined);
+        if (status && fault.when(status)) {
+          faultAt = Date.now();
+          log(
+            `${name}: fault at ${status.waiting?.gate ?? status.steps.find((s) => s.state === 'running')?.name}`,
+          );
+          await fault.strike();
+          if (fault.heal) {
+            await new Promise((resolve) => setTimeout(resolve, fault.healAfterMs ?? 0));
+            await fault.heal();
+          }
+          healedAt = Date.now();
+          return;
+        }
+        await new Promise((resolve) => setTimeout(resolve, 200));
+      }
+    })();
+    const driven = await Promise.all(
+      story.runbooks.map(async (id) => {
+        await started(client, id);
+        return drive(client.workflow.getHandle(id), {
+          answer,
+          deadlineMs: DEADLINE_MS,
+          by: 'chaos-operator',
+        });
+      }),
+    ).finally(() => (closed = true));
+    await main.result().catch(() => undefined);
+    await striking;
+    const status = await main.query(statusQuery).catch(() => undefined);
+    const problems = driven.flatMap((d) => (d.problem ? [d.problem] : []));
+    const wrong = driven.flatMap((d, i) => {
+      const waits: SeenWait[] = d.waits;
+      const own = d.status;
+      return own ? wrongProceeds(own, waits).map((w) => `${story.runbooks[i]}: ${w}`) : [];
+    });
+    const duplicates = [...repeated(logs), ...(await executionsBeyondOne(client, story.runbooks))];
+    const moved =
+      faultAt !== undefined ? await movedAgainAt(client, story.main, healedAt ?? faultAt) : undefined;
+    notes.push(...problems, ...wrong, ...duplicates);
+    if (faultAt === undefined) notes.push('the fault never struck: the runbook did not reach its moment');
+    const lost = status?.phase === 'completed' ? 0 : 1;
+    return {
+      name,
+      passed: faultAt !== undefined && lost === 0 && problems.length === 0,
+      lost,
+      duplicated: duplicates.length,
+      wrongProceeds: wrong.length,
+      ...(moved !== undefined && faultAt !== undefined ? { recoveryS: (moved - faultAt) / 1000 } : {}),
+      notes,
+    };
+  } finally {
+    for (const l of logs.values()) l.close();
+    await connection.close();
+    await ctl('up').catch((error: unknown) => log(`ctl.sh up failed: ${String(error)}`));
+  }
+}
