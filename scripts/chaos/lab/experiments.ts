@@ -14,7 +14,6 @@ import type { LabExperimentName } from '../options';
 import type { ExperimentResult } from '../result';
 import { ctl, labRun, type LabFault, type LabStory } from './lab-run';
 
-const waitingAt = (gate: string) => (s: RunbookStatus) => s.waiting?.gate === gate;
 const running = (step: string) => (s: RunbookStatus) =>
   s.steps.some((x) => x.name === step && x.state === 'running');
 
@@ -90,7 +89,7 @@ const LAB_CASES: Record<LabExperimentName, () => [LabStory, LabFault]> = {
     edgeFlip('novox', true),
     {
       what: 'the history service SIGKILLed while gate-apply waits, started again 5 s later',
-      when: waitingAt('gate-apply'),
+      atWait: 'gate-apply',
       strike: () => ctl('kill', 'temporal-history'),
       heal: () => ctl('up'),
       healAfterMs: 5_000,
@@ -100,7 +99,7 @@ const LAB_CASES: Record<LabExperimentName, () => [LabStory, LabFault]> = {
     edgeFlip('novox', false),
     {
       what: 'PostgreSQL restarted while the approval waits',
-      when: waitingAt('approve-stop-predecessor'),
+      atWait: 'approve-stop-predecessor',
       strike: () => ctl('restart-postgres'),
     },
   ],

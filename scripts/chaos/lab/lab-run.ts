@@ -29,10 +29,15 @@ export interface LabStory {
   main: string;
 }
 
-/** The fault, when it strikes, and its repair `healAfterMs` later (none: it heals by itself). */
+/**
+ * The fault, when it strikes, and its repair `healAfterMs` later (none: it heals by itself). It strikes
+ * either at a wait (`atWait`, before the operator's decision there, which then meets the fault) or as soon
+ * as the runbook's status shows `when`.
+ */
 export interface LabFault {
   what: string;
-  when(status: RunbookStatus): boolean;
+  atWait?: string;
+  when?(status: RunbookStatus): boolean;
   strike(): Promise<unknown>;
   heal?: () => Promise<unknown>;
   healAfterMs?: number;
@@ -78,12 +83,13 @@ async function started(client: Client, id: string): Promise<void> {
   }
 }
 
-/** Executions under one workflow id beyond the first: a runbook started twice for one node. */
-async function executionsBeyondOne(client: Client, ids: string[]): Promise<string[]> {
+/** Executions under one workflow id since `since` beyond the first: a runbook started twice for one node. */
+async function executionsBeyondOne(client: Client, ids: string[], since: Date): Promise<string[]> {
   const extra: string[] = [];
   for (const id of ids) {
     let n = 0;
-    for await (const _ of client.workflow.list({ query: `WorkflowId = '${id}'` })) n += 1;
+    const query = `WorkflowId = '${id}' AND StartTime >= '${since.toISOString()}'`;
+    for await (const _ of client.workflow.list({ query })) n += 1;
     if (n > 1) extra.push(`${id}: ${n} executions`);
   }
   return extra;
@@ -109,6 +115,7 @@ export async function labRun(
     logs.set(node, await ContainerEventLog.open(lab.engine(node), 'org.meshctl.module'));
   const { client, connection } = await lab.client();
   const notes: string[] = [];
+  const since = new Date();
   let faultAt: number | undefined;
   let healedAt: number | undefined;
   try {
@@ -116,25 +123,30 @@ export async function labRun(
     if (start.code !== 0) throw new Error(`start exited ${start.code}: ${start.stderr}`);
     const main = client.workflow.getHandle(story.main);
     let closed = false;
-    const striking = (async () => {
-      while (!closed && faultAt === undefined) {
-        const status = await main.query(statusQuery).catch(() => undefined);
-        if (status && fault.when(status)) {
-          faultAt = Date.now();
-          log(
-            `${name}: fault at ${status.waiting?.gate ?? status.steps.find((s) => s.state === 'running')?.name}`,
-          );
-          await fault.strike();
-          if (fault.heal) {
-            await new Promise((resolve) => setTimeout(resolve, fault.healAfterMs ?? 0));
-            await fault.heal();
-          }
-          healedAt = Date.now();
-          return;
+    let healing: Promise<unknown> = Promise.resolve();
+    const strike = async (where: string) => {
+      faultAt = Date.now();
+      log(`${name}: fault at ${where}`);
+      await fault.strike();
+      healing = (async () => {
+        if (fault.heal) {
+          await new Promise((resolve) => setTimeout(resolve, fault.healAfterMs ?? 0));
+          await fault.heal();
         }
-        await new Promise((resolve) => setTimeout(resolve, 200));
+        healedAt = Date.now();
+      })();
+    };
+    const watching = (async () => {
+      while (!closed && faultAt === undefined && fault.when) {
+        const status = await main.query(statusQuery).catch(() => undefined);
+        if (status && fault.when(status))
+          await strike(status.steps.find((s) => s.state === 'running')?.name ?? 'a step');
+        else await new Promise((resolve) => setTimeout(resolve, 100));
       }
     })();
+    const beforeDecision = async (waiting: Waiting) => {
+      if (faultAt === undefined && waiting.gate === fault.atWait) await strike(`the wait at ${waiting.gate}`);
+    };
     const driven = await Promise.all(
       story.runbooks.map(async (id) => {
         await started(client, id);
@@ -142,11 +154,13 @@ export async function labRun(
           answer,
           deadlineMs: DEADLINE_MS,
           by: 'chaos-operator',
+          beforeDecision,
         });
       }),
     ).finally(() => (closed = true));
     await main.result().catch(() => undefined);
-    await striking;
+    await watching;
+    await healing;
     const status = await main.query(statusQuery).catch(() => undefined);
     const problems = driven.flatMap((d) => (d.problem ? [d.problem] : []));
     const wrong = driven.flatMap((d, i) => {
@@ -154,7 +168,7 @@ export async function labRun(
       const own = d.status;
       return own ? wrongProceeds(own, waits).map((w) => `${story.runbooks[i]}: ${w}`) : [];
     });
-    const duplicates = [...repeated(logs), ...(await executionsBeyondOne(client, story.runbooks))];
+    const duplicates = [...repeated(logs), ...(await executionsBeyondOne(client, story.runbooks, since))];
     const moved =
       faultAt !== undefined ? await movedAgainAt(client, story.main, healedAt ?? faultAt) : undefined;
     notes.push(...problems, ...wrong, ...duplicates);
