@@ -34,7 +34,10 @@ export class ContainerEventLog {
   }
 
   /** `labels`: each label with its value, or (a string) every container that carries that label at all. */
-  static async open(engine: DockerEngine, labels: Record<string, string> | string): Promise<ContainerEventLog> {
+  static async open(
+    engine: DockerEngine,
+    labels: Record<string, string> | string,
+  ): Promise<ContainerEventLog> {
     const label =
       typeof labels === 'string' ? [labels] : Object.entries(labels).map(([key, value]) => `${key}=${value}`);
     const stream = await engine.docker.getEvents({ filters: { type: ['container'], label } });

@@ -56,12 +56,11 @@ async function servedWith(
 
 describe('a dark edge is lit first, on the production-shaped lab with its controller killed', () => {
   let lab: Lab;
-  before(() => {
-    lab = Lab.open();
+  before(async () => {
+    lab = await Lab.story();
   });
 
   it('the controller is down when the public names go dark: the predecessor serves again before mesh answers', async (t) => {
-    await lab.reset();
     await seedEdges(lab, ['novox']);
     await applyModule(lab, STAGING_ONLY);
     const started = await lab.cli(

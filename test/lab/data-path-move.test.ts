@@ -38,8 +38,7 @@ const exists = (path: string) =>
 describe('the data-path move on the production-shaped lab: recreate through the outside controller', () => {
   let lab: Lab;
   before(async () => {
-    lab = Lab.open();
-    await lab.reset();
+    lab = await Lab.story();
   });
 
   it("unrecreated-volume, recreate, remove: exactly one forge container runs on B, the controller's, with its policy; a later push and a roll-out build change nothing", async () => {

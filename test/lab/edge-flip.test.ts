@@ -28,8 +28,7 @@ async function controllerContainers(lab: Lab, host: string, module: string) {
 describe('the edge flip on the production-shaped lab: Temporal on PostgreSQL, a host per node, mesh outside', () => {
   let lab: Lab;
   before(async () => {
-    lab = Lab.open();
-    await lab.reset();
+    lab = await Lab.story();
   });
 
   it("novox's leftovers: plan predicts the hold, the runbook waits for take, approval stops caddy, route-proxy serves", async () => {

@@ -13,12 +13,11 @@ import { edgeFlipArgs, labStatusWhen, seedEdges } from '../support/lab-stories';
  */
 describe('a node worker proves its host, on the production-shaped lab (a real engine and disk per host)', () => {
   let lab: Lab;
-  before(() => {
-    lab = Lab.open();
+  before(async () => {
+    lab = await Lab.story();
   });
 
   it('a worker started with --node novox on forge1 polls novox too: preflight waits naming both hosts, and nothing changes on either', async () => {
-    await lab.reset();
     await seedEdges(lab, ['novox', 'forge1']);
     const taskQueue = `lab-wrong-host-${randomBytes(3).toString('hex')}`;
     const [novox, forge1] = [lab.host('novox'), lab.host('forge1')];

@@ -7,6 +7,7 @@ import { promisify } from 'node:util';
 import { Client, Connection } from '@temporalio/client';
 import { z } from 'zod';
 import { DockerEngine } from '../../docker/engine';
+import { acquireLock } from '../../mesh/local/lock';
 
 const run = promisify(execFile);
 const ROOT = join(__dirname, '..', '..');
@@ -38,6 +39,9 @@ const LabFile = z.object({
   }),
 });
 
+/** This process's hold on the lab (Lab.story); released when the process ends. */
+let exclusive: Promise<void> | undefined;
+
 /** The directories every lab story may write on a host's disk; a reset empties them. */
 const STORY_PATHS = ['var/lib', 'srv'];
 
@@ -56,6 +60,21 @@ export class Lab {
     this.uiUrl = file.ui.url;
     this.hosts = file.hosts;
     this.mesh = file.mesh;
+  }
+
+  /**
+   * The lab for one story at a time: open, this process alone on it (a lock held until the process ends, so
+   * a test file, the chaos suite and the bench never run stories on the same hosts at once), and reset.
+   */
+  static async story(): Promise<Lab> {
+    const lab = Lab.open();
+    if (!exclusive)
+      exclusive = acquireLock(join(lab.dir, 'stories.lock'), { timeoutMs: 60 * 60_000, pollMs: 500 }).then(
+        () => undefined,
+      );
+    await exclusive;
+    await lab.reset();
+    return lab;
   }
 
   /** The lab that is up; one sentence saying how to bring it up when it is not. */

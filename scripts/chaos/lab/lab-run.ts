@@ -107,8 +107,7 @@ export async function labRun(
   log: (line: string) => void,
 ): Promise<RunResult> {
   const name = `${story.name}: ${fault.what}`;
-  const lab = Lab.open();
-  await lab.reset();
+  const lab = await Lab.story();
   await story.seed(lab);
   const logs = new Map<string, ContainerEventLog>();
   for (const node of story.nodes)
