@@ -5,31 +5,15 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 # shellcheck source-path=SCRIPTDIR/..
 source scripts/lib/base-image.sh
+# shellcheck source-path=SCRIPTDIR/..
+source scripts/lib/step.sh
 
 DOCKER_SOCKET=/var/run/docker.sock
 STATE_DIR=${MESH_STATE_DIR:-$HOME/.local/state/mesh}
 BOOTSTRAP_LOG=$STATE_DIR/bootstrap.log
 
-# One line per part: what it did and how long it took. Its progress (apt, dpkg, npm, tsc) goes to the log;
-# a part that fails stops the bootstrap with the log's last lines.
-step() {
-  local name=$1 started=$SECONDS said rc
-  shift
-  printf '\n=== %s (%s)\n' "$name" "$(date -Is)" >>"$BOOTSTRAP_LOG"
-  set +e
-  said=$(
-    set -e
-    "$@" 2>>"$BOOTSTRAP_LOG"
-  )
-  rc=$?
-  set -e
-  if [ "$rc" != 0 ]; then
-    printf 'bootstrap: %-16s FAILED after %ss (exit %s); the log: %s\n' "$name" "$((SECONDS - started))" "$rc" "$BOOTSTRAP_LOG" >&2
-    tail -n 15 "$BOOTSTRAP_LOG" | sed 's/^/  | /' >&2
-    exit 1
-  fi
-  printf 'bootstrap: %-16s %-48s %3ss\n' "$name" "$said" "$((SECONDS - started))"
-}
+# One line per part: what it did and how long it took; apt's, dpkg's, npm's and tsc's progress in the log.
+step() { timed_step bootstrap "$BOOTSTRAP_LOG" 48 "$@"; }
 
 npm_packages() {
   local stamp=node_modules/.package-lock.sha256

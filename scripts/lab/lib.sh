@@ -60,25 +60,14 @@ lab_containerd_socket() { echo "$LAB_DIR/hosts/$1/run/containerd/containerd.sock
 
 shopt -s inherit_errexit
 
-# Runs one part with its progress in the log and prints one line: what it did and how long it took. A part
-# that fails stops the script with the log's last lines.
+# shellcheck source=scripts/lib/step.sh
+source "$LAB_REPO/scripts/lib/step.sh"
+
+# One part of up.sh or down.sh: one timed line, its progress in the lab's log.
 lab_step() {
-  local prefix=$1 name=$2 started=$SECONDS said rc
-  shift 2
-  printf '\n=== %s: %s (%s)\n' "$prefix" "$name" "$(date -Is)" >>"$LAB_LOG"
-  set +e
-  said=$(
-    set -e
-    "$@" 2>>"$LAB_LOG"
-  )
-  rc=$?
-  set -e
-  if [ "$rc" != 0 ]; then
-    printf '%s: %-16s FAILED after %ss (exit %s); the log: %s\n' "$prefix" "$name" "$((SECONDS - started))" "$rc" "$LAB_LOG" >&2
-    tail -n 15 "$LAB_LOG" | sed 's/^/  | /' >&2
-    exit 1
-  fi
-  printf '%s: %-16s %-64s %4ss\n' "$prefix" "$name" "$said" "$((SECONDS - started))"
+  local prefix=$1
+  shift
+  timed_step "$prefix" "$LAB_LOG" 64 "$@"
 }
 
 # The pid in a pidfile when that process runs and its command line still contains the marker (a pid can be
