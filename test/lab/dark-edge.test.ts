@@ -30,7 +30,7 @@ const STAGING_ONLY: ModuleSpecInput = {
           command: [
             'sh',
             '-c',
-            'mkdir -p /www && echo "served by route-proxy on $MESHCTL_NODE" > /www/index.html && exec httpd -f -p 0.0.0.0:8081 -h /www',
+            'mkdir -p /www && echo "served by route-proxy on $MESHCTL_NODE." > /www/index.html && exec httpd -f -p 0.0.0.0:8081 -h /www',
           ],
         }
       : c,

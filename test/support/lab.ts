@@ -1,6 +1,6 @@
 import { execFile, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { rm } from 'node:fs/promises';
+import { readFile, rm } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -29,6 +29,7 @@ const LabFile = z.object({
   dir: z.string(),
   temporal: z.object({ address: z.string(), namespace: z.string() }),
   ui: z.object({ url: z.string() }),
+  postgres: z.object({ host: z.string(), port: z.number(), user: z.string(), passwordFile: z.string() }),
   hosts: z.array(LabHost),
   mesh: z.object({
     controller: z.string(),
@@ -51,6 +52,7 @@ export class Lab {
   readonly temporal: { address: string; namespace: string };
   readonly uiUrl: string;
   readonly hosts: LabHost[];
+  readonly postgres: z.infer<typeof LabFile>['postgres'];
   readonly mesh: z.infer<typeof LabFile>['mesh'];
   private readonly engines = new Map<string, DockerEngine>();
 
@@ -59,6 +61,7 @@ export class Lab {
     this.temporal = file.temporal;
     this.uiUrl = file.ui.url;
     this.hosts = file.hosts;
+    this.postgres = file.postgres;
     this.mesh = file.mesh;
   }
 
@@ -67,7 +70,7 @@ export class Lab {
    * a test file, the chaos suite and the bench never run stories on the same hosts at once), and reset.
    */
   static async story(): Promise<Lab> {
-    const lab = Lab.open();
+    const lab = await Lab.ready();
     if (!exclusive)
       exclusive = acquireLock(join(lab.dir, 'stories.lock'), { timeoutMs: 60 * 60_000, pollMs: 500 }).then(
         () => undefined,
@@ -75,6 +78,16 @@ export class Lab {
     await exclusive;
     await lab.reset();
     return lab;
+  }
+
+  /**
+   * The lab once it is up. The test command brings it up beside the first tests (MESH_LAB_UP_LOG names
+   * up.sh's output; `<log>.rc` its exit code once it ended): wait for that, and say why when it failed.
+   */
+  static async ready(): Promise<Lab> {
+    const log = process.env.MESH_LAB_UP_LOG;
+    if (log) await upEnded(log);
+    return Lab.open();
   }
 
   /** The lab that is up; one sentence saying how to bring it up when it is not. */
@@ -218,5 +231,26 @@ export class Lab {
       for (const path of STORY_PATHS)
         await rm(this.onDisk(host.name, path), { recursive: true, force: true });
     }
+  }
+}
+
+const UP_WAIT_MS = 30 * 60_000;
+
+/** Until scripts/lab/up.sh, started by the test command in the background, has ended; throws if it failed. */
+async function upEnded(log: string): Promise<void> {
+  const deadline = Date.now() + UP_WAIT_MS;
+  for (;;) {
+    const rc = await readFile(`${log}.rc`, 'utf8').then(
+      (text) => text.trim(),
+      () => undefined,
+    );
+    if (rc === '0') return;
+    if (rc !== undefined || Date.now() > deadline) {
+      const tail = (await readFile(log, 'utf8').catch(() => '')).trimEnd().split('\n').slice(-15).join('\n');
+      throw new Error(
+        `the lab did not come up (scripts/lab/up.sh ${rc === undefined ? 'did not end in 30 minutes' : `exited ${rc}`}); its output ends:\n${tail}`,
+      );
+    }
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
   }
 }

@@ -1,13 +1,13 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
-import { homedir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { before, describe, it } from 'node:test';
 import { Client, Connection } from '@temporalio/client';
 import { BASE_IMAGE, DockerEngine } from '../../docker/engine';
 import { runProgram, succeeded } from '../support/compose';
+import { Lab } from '../support/lab';
 import { freePort } from '../support/runbooks';
 
 /**
@@ -17,33 +17,7 @@ import { freePort } from '../support/runbooks';
  * starts or stops the lab.
  */
 
-const LAB_DIR = process.env.MESH_LAB_DIR ?? join(homedir(), '.local', 'state', 'mesh', 'lab');
 const WAIT_MS = 30_000;
-
-interface LabHost {
-  name: string;
-  netns: string;
-  ip: string;
-  hostname: string;
-  dockerSocket: string;
-  root: string;
-  machineId: string;
-}
-
-interface Lab {
-  schema: string;
-  temporal: { address: string; namespace: string };
-  postgres: { host: string; port: number; user: string; passwordFile: string };
-  hosts: LabHost[];
-}
-
-function readLab(): Lab {
-  const file = join(LAB_DIR, 'lab.json');
-  if (!existsSync(file)) throw new Error(`the lab is not up: run scripts/lab/up.sh (no ${file})`);
-  const lab = JSON.parse(readFileSync(file, 'utf8')) as Lab;
-  assert.equal(lab.schema, 'mesh-lab/1', `${file} is of the schema this test reads`);
-  return lab;
-}
 
 async function temporalCli(lab: Lab, args: string[]): Promise<string> {
   const outcome = await runProgram('temporal', [...args, '--address', lab.temporal.address]);
@@ -78,21 +52,11 @@ async function pgValue(lab: Lab, database: string, sql: string): Promise<string>
   return result.stdout.trim();
 }
 
-function engineOf(host: LabHost): DockerEngine {
-  return new DockerEngine({ socketPath: host.dockerSocket });
-}
-
-function hostNamed(lab: Lab, name: string): LabHost {
-  const host = lab.hosts.find((h) => h.name === name);
-  assert.ok(host, `lab.json describes host ${name}`);
-  return host;
-}
-
 describe('the production-shaped lab (scripts/lab/up.sh)', () => {
   let lab: Lab;
 
-  before(() => {
-    lab = readLab();
+  before(async () => {
+    lab = await Lab.ready();
   });
 
   it('has a SERVING frontend whose persistence and visibility are PostgreSQL', async () => {
@@ -142,7 +106,8 @@ describe('the production-shaped lab (scripts/lab/up.sh)', () => {
   it('gives each host its own engine, none of them the main engine', async () => {
     const ids = new Map<string, string>();
     ids.set('main', (await new DockerEngine().docker.info()).ID as string);
-    for (const host of lab.hosts) ids.set(host.name, (await engineOf(host).docker.info()).ID as string);
+    for (const host of lab.hosts)
+      ids.set(host.name, (await lab.engine(host.name).docker.info()).ID as string);
     assert.equal(new Set(ids.values()).size, lab.hosts.length + 1, `engine ids: ${JSON.stringify([...ids])}`);
   });
 
@@ -150,8 +115,8 @@ describe('the production-shaped lab (scripts/lab/up.sh)', () => {
     'serves a host-network container on novox at its address and name only, seen by no other engine',
     { timeout: 60_000 },
     async () => {
-      const novox = hostNamed(lab, 'novox');
-      const engine = engineOf(novox);
+      const novox = lab.host('novox');
+      const engine = lab.engine('novox');
       const token = randomBytes(8).toString('hex');
       const port = await freePort();
       const container = await engine.docker.createContainer({
@@ -180,7 +145,7 @@ describe('the production-shaped lab (scripts/lab/up.sh)', () => {
           ['main', new DockerEngine()],
           ...lab.hosts
             .filter((h) => h.name !== novox.name)
-            .map((h): [string, DockerEngine] => [h.name, engineOf(h)]),
+            .map((h): [string, DockerEngine] => [h.name, lab.engine(h.name)]),
         ];
         for (const [name, other] of others) {
           const seen = (await other.docker.listContainers({ all: true })).filter(

@@ -1,0 +1,100 @@
+import assert from 'node:assert/strict';
+import { before, describe, it } from 'node:test';
+import { getWithHost } from '../../activities/probes/http-get';
+import { statusQuery } from '../../workflows/contracts';
+import { Lab } from '../support/lab';
+import { fleetArgs, labStatusWhen, PUBLIC_NAMES, PUBLIC_PORT, seedEdges } from '../support/lab-stories';
+
+const NODES = ['novox', 'forge1', 'edge3'];
+
+describe('a fleet over the three hosts of the production-shaped lab', () => {
+  let lab: Lab;
+  before(async () => {
+    lab = await Lab.story();
+  });
+
+  it('refused while its addresses are one URL for every node; then flips every host, each proving it answered itself', async () => {
+    await seedEdges(lab, NODES);
+    const args = fleetArgs(NODES);
+
+    const sameUrl = args.map((a) =>
+      a.startsWith('http://{node}.lab:80') ? `http://${lab.host('novox').ip}:80` : a,
+    );
+    const refused = await lab.cli('runbook', 'start', 'edge-flip', ...sameUrl, '--yes', '--detach');
+    assert.equal(refused.code, 2, refused.stderr);
+    assert.match(refused.stderr, /same/);
+    const { client, connection } = await lab.client();
+    try {
+      const fleet = client.workflow.getHandle('runbook-fleet-route-proxy');
+      await assert.rejects(fleet.describe(), 'nothing started');
+
+      const plan = await lab.cli('runbook', 'plan', 'edge-flip', ...args);
+      assert.equal(plan.code, 0, `${plan.stdout}${plan.stderr}`);
+      for (const node of NODES) assert.match(plan.stdout, new RegExp(node));
+
+      const started = await lab.cli('runbook', 'start', 'edge-flip', ...args, '--yes', '--detach');
+      assert.equal(started.code, 0, started.stderr);
+      const approved = new Set<string>();
+      const done = await labStatusWhen(
+        fleet,
+        (s) => {
+          for (const node of NODES)
+            if (!approved.has(node))
+              void client.workflow
+                .getHandle(`runbook-${node}`)
+                .query(statusQuery)
+                .then(async (own) => {
+                  if (own.waiting?.gate !== 'approve-stop-predecessor' || approved.has(node)) return;
+                  approved.add(node);
+                  const approve = await lab.cli(
+                    'runbook',
+                    'approve',
+                    node,
+                    'approve-stop-predecessor',
+                    '--as',
+                    'carol',
+                  );
+                  if (approve.code !== 0) approved.delete(node);
+                })
+                .catch(() => undefined);
+          return s.phase !== 'running' && s.phase !== 'waiting';
+        },
+        600_000,
+      );
+      assert.equal(done.phase, 'completed', done.outcome);
+    } finally {
+      await connection.close();
+    }
+
+    for (const node of NODES) {
+      const engine = lab.engine(node);
+      const successor = await engine.listByLabels({ 'org.meshctl.module': 'route-proxy' });
+      assert.deepEqual(
+        successor.map((c) => [c.Names[0], c.State]).sort(),
+        [
+          ['/route-proxy_ca_1', 'running'],
+          ['/route-proxy_dns_1', 'running'],
+          ['/route-proxy_edge_1', 'running'],
+        ],
+        node,
+      );
+      assert.deepEqual(
+        await engine.listByLabels({ 'org.meshctl.module': 'caddy' }),
+        [],
+        `caddy gone from ${node}`,
+      );
+      for (const name of PUBLIC_NAMES) {
+        const answer = await getWithHost(
+          new URL(`http://${lab.host(node).ip}:${PUBLIC_PORT}`),
+          name,
+          5_000,
+          true,
+        );
+        assert.ok(
+          'body' in answer && answer.body.includes(`served by route-proxy on ${node}.`),
+          JSON.stringify(answer),
+        );
+      }
+    }
+  });
+});
