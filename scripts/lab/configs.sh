@@ -76,9 +76,9 @@ EOF
 
 ui_config() {
   cat <<EOF
-# Written by scripts/lab/up.sh: the Web UI $TEMPORAL_UI_VERSION for the lab's frontend. Served over plain
-# HTTP on loopback, so its CSRF cookie must not be Secure, or the browser drops it and every Signal and
-# Update the UI sends is refused.
+# Written by scripts/lab/up.sh: the Web UI $TEMPORAL_UI_VERSION for the lab's frontend, over plain HTTP.
+# Its CSRF cookie is not Secure, as the dev server's: a browser keeps a Secure one on loopback only, and
+# reached at any other address the UI would lose it and every Query, Signal and Update it sends is refused.
 temporalGrpcAddress: "$LAB_FRONTEND"
 host: 127.0.0.1
 port: $LAB_UI_PORT

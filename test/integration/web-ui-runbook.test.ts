@@ -2,12 +2,12 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { edgeFlip } from '../../workflows';
-import { statusQuery, type Decision } from '../../workflows/contracts';
+import { statusQuery } from '../../workflows/contracts';
 import { WAITING_QUERY } from '../../workflows/search-attributes';
 import { seedEdgeFlip } from '../support/edge-flip-seed';
 import { runbookWorld } from '../support/runbook-world';
 import { statusWhen, waitingAt } from '../support/runbooks';
-import { TemporalWebUi } from '../support/web-ui';
+import { decisionShown, TemporalWebUi } from '../support/web-ui';
 
 const ARTIFACTS = join(__dirname, '..', 'artifacts', 'web-ui-runbook');
 
@@ -15,14 +15,6 @@ function uiUrl(): string {
   const url = process.env.TEMPORAL_UI_URL;
   if (!url) throw new Error('TEMPORAL_UI_URL is not set: run tests through scripts/run-tests.ts');
   return url;
-}
-
-/** The Update input the runbook's current details show for `action`, signed by `by` as the page asks. */
-function inputShownFor(currentDetails: string, action: string, by: string): Decision {
-  const line = currentDetails.split('\n').find((text) => text.includes(`{"action":"${action}"`));
-  assert.ok(line, `the current details show no input for ${action}:\n${currentDetails}`);
-  const shown = JSON.parse(line.slice(line.indexOf('{'), line.lastIndexOf('}') + 1)) as Decision;
-  return { ...shown, by };
 }
 
 describe('an operator follows and decides an edge flip in the Temporal Web UI (headless Debian chromium, real dev server)', () => {
@@ -63,7 +55,7 @@ describe('an operator follows and decides an edge flip in the Temporal Web UI (h
     const take = await ui.sendUpdate(
       handle.workflowId,
       'decide',
-      inputShownFor(page.currentDetails, 'take', 'carol'),
+      decisionShown(page.currentDetails, 'take', 'carol'),
     );
     assert.deepEqual(take, { succeeded: true });
     const approval = await statusWhen(handle, waitingAt('approve-stop-predecessor'));
@@ -79,7 +71,7 @@ describe('an operator follows and decides an edge flip in the Temporal Web UI (h
     const initiator = await ui.sendUpdate(
       handle.workflowId,
       'decide',
-      inputShownFor(atApproval.currentDetails, 'approve', 'alice'),
+      decisionShown(atApproval.currentDetails, 'approve', 'alice'),
       { screenshotTo: join(ARTIFACTS, 'four-eyes-refused.png') },
     );
     assert.equal(initiator.succeeded, false);
@@ -90,7 +82,7 @@ describe('an operator follows and decides an edge flip in the Temporal Web UI (h
     const stale = await ui.sendUpdate(
       handle.workflowId,
       'decide',
-      inputShownFor(page.currentDetails, 'take', 'bob'),
+      decisionShown(page.currentDetails, 'take', 'bob'),
     );
     assert.equal(stale.succeeded, false);
     assert.match(
@@ -101,7 +93,7 @@ describe('an operator follows and decides an edge flip in the Temporal Web UI (h
     const approve = await ui.sendUpdate(
       handle.workflowId,
       'decide',
-      inputShownFor(atApproval.currentDetails, 'approve', 'bob'),
+      decisionShown(atApproval.currentDetails, 'approve', 'bob'),
     );
     assert.deepEqual(approve, { succeeded: true });
     await ui.waitForStatus(handle.workflowId, 'Completed', 60_000);

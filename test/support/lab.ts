@@ -28,7 +28,8 @@ const LabFile = z.object({
   schema: z.literal('mesh-lab/1'),
   dir: z.string(),
   temporal: z.object({ address: z.string(), namespace: z.string() }),
-  ui: z.object({ url: z.string() }),
+  ui: z.object({ url: z.string(), version: z.string(), pidFile: z.string() }),
+  network: z.object({ gateway: z.string() }),
   postgres: z.object({ host: z.string(), port: z.number(), user: z.string(), passwordFile: z.string() }),
   hosts: z.array(LabHost),
   mesh: z.object({
@@ -51,6 +52,10 @@ export class Lab {
   readonly dir: string;
   readonly temporal: { address: string; namespace: string };
   readonly uiUrl: string;
+  /** The lab's ui-server: its version and the pidfile of the running one. */
+  readonly ui: z.infer<typeof LabFile>['ui'];
+  /** This machine's address on the hosts' bridge (where the frontend listens). */
+  readonly gateway: string;
   readonly hosts: LabHost[];
   readonly postgres: z.infer<typeof LabFile>['postgres'];
   readonly mesh: z.infer<typeof LabFile>['mesh'];
@@ -60,6 +65,8 @@ export class Lab {
     this.dir = file.dir;
     this.temporal = file.temporal;
     this.uiUrl = file.ui.url;
+    this.ui = file.ui;
+    this.gateway = file.network.gateway;
     this.hosts = file.hosts;
     this.postgres = file.postgres;
     this.mesh = file.mesh;

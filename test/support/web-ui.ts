@@ -1,12 +1,14 @@
 import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
+import { chromium, type Browser, type Locator, type Page, type Response } from 'playwright-core';
+import type { Decision } from '../../workflows/contracts';
 
 /**
- * Drives the Temporal Web UI (the one `temporal server start-dev` serves, 2.54) in Debian's headless chromium,
- * the way an operator does: a workflow's User Metadata tab, its "Send an Update" modal, and the workflow list
- * with a visibility query. Every step that fails names itself and leaves a full-page screenshot behind.
+ * Drives the Temporal Web UI in Debian's headless chromium, the way an operator does: a workflow's User
+ * Metadata tab, its "Send an Update" modal, and the workflow list with a visibility query. Proven on the UI
+ * `temporal server start-dev` serves (2.54) and on the lab's ui-server (2.53, its own namespace). Every step
+ * that fails names itself and leaves a full-page screenshot behind.
  */
 
 export const DEBIAN_CHROMIUM = '/usr/bin/chromium';
@@ -45,6 +47,22 @@ export class WebUiStepError extends Error {
   }
 }
 
+/**
+ * The ui-server refused the page's own API requests for want of its CSRF token: the browser did not keep the
+ * ui-server's `_csrf` cookie, so the page could not echo it back. Chromium drops a `Secure` cookie set over
+ * plain HTTP anywhere but loopback (127.0.0.1, localhost keep it); the page then shows no current details
+ * and every Query, Signal and Update it sends is refused, while reads of the history still work.
+ */
+export class CsrfRefusedError extends Error {
+  constructor(readonly refused: string[]) {
+    super(
+      `the ui-server refused ${refused.length} of the page's requests for want of its CSRF cookie (${refused[0] ?? ''}): ` +
+        'serve the UI over HTTPS, on loopback, or with cors.cookieInsecure (TEMPORAL_CSRF_COOKIE_INSECURE=true)',
+    );
+    this.name = 'CsrfRefusedError';
+  }
+}
+
 export interface WebUiOptions {
   /** Where the UI answers, e.g. TEMPORAL_UI_URL from the test harness. */
   baseUrl: string;
@@ -75,11 +93,19 @@ export type UpdateFromUiOutcome =
   | { succeeded: false; message: string; trace: string | undefined };
 
 export class TemporalWebUi {
+  /** `METHOD path: message` of each request the ui-server refused for its CSRF token, in order. */
+  private readonly csrfRefused: string[] = [];
+  private readonly responsesRead = new Set<Promise<void>>();
+  /** How many refusals there were when the running step began. */
+  private refusedBeforeStep = 0;
+
   private constructor(
     private readonly browser: Browser,
     readonly page: Page,
     private readonly options: Required<Omit<WebUiOptions, 'executablePath'>>,
-  ) {}
+  ) {
+    page.on('response', (response) => this.noteCsrfRefusal(response));
+  }
 
   static async launch(options: WebUiOptions): Promise<TemporalWebUi> {
     const executablePath = options.executablePath ?? DEBIAN_CHROMIUM;
@@ -293,7 +319,18 @@ export class TemporalWebUi {
     updateName: string,
     allowUnregistered: boolean,
   ): Promise<void> {
-    await modal.getByTestId('update-select-button').click();
+    const select = modal.getByTestId('update-select-button');
+    if (!(await this.offersRegisteredNames(select))) {
+      // The page could not learn the workflow's Updates (its metadata query was refused): Name is a plain box.
+      if (!allowUnregistered)
+        throw new Error(
+          `the modal offers no registered Updates to check ${updateName} against (the page could not query them)`,
+        );
+      // Its label does not name it for the accessibility tree (2.53): found by its test id.
+      await modal.getByTestId('update-name').fill(updateName);
+      return;
+    }
+    await select.click();
     const custom = modal.getByRole('option', { name: 'Custom', exact: true });
     await custom.waitFor();
     // A registered Update's option shows its name, then its description (if it has one) under it.
@@ -311,6 +348,20 @@ export class TemporalWebUi {
     }
     await custom.click();
     await modal.getByRole('textbox', { name: 'Name' }).fill(updateName);
+  }
+
+  /**
+   * The modal lists the workflow's registered Updates once the page's metadata query answered; until then,
+   * and for good once the ui-server refused that query, Name is a plain text box.
+   */
+  private async offersRegisteredNames(select: Locator): Promise<boolean> {
+    const deadline = Date.now() + this.options.actionTimeoutMs;
+    while (Date.now() < deadline) {
+      if (await select.isVisible()) return true;
+      if (await this.csrfRefusedSince(this.refusedBeforeStep)) return false;
+      await this.page.waitForTimeout(100);
+    }
+    return false;
   }
 
   /**
@@ -359,6 +410,8 @@ export class TemporalWebUi {
     for (;;) {
       const seen = await read();
       if (done(seen)) return seen;
+      const refused = await this.csrfRefusedSince(this.refusedBeforeStep);
+      if (refused) throw refused;
       if (Date.now() >= deadline) {
         throw new Error(`timed out after ${timeoutMs}ms; last seen: ${JSON.stringify(seen)}`);
       }
@@ -367,13 +420,46 @@ export class TemporalWebUi {
     }
   }
 
+  /**
+   * Runs one step; it fails with its screenshot when `action` throws, and also when the ui-server refused any
+   * of the page's requests for their CSRF token meanwhile: what the page then shows (no current details, an
+   * Update's error) is the ui-server's refusal, not the workflow's answer.
+   */
   private async step<T>(description: string, action: () => Promise<T>): Promise<T> {
+    const refusedBefore = (this.refusedBeforeStep = this.csrfRefused.length);
+    let result: T;
     try {
-      return await action();
+      result = await action();
     } catch (error) {
       if (error instanceof WebUiStepError) throw error;
-      throw new WebUiStepError(description, await this.failureScreenshot(description), error);
+      const cause = (await this.csrfRefusedSince(refusedBefore)) ?? error;
+      throw new WebUiStepError(description, await this.failureScreenshot(description), cause);
     }
+    const refused = await this.csrfRefusedSince(refusedBefore);
+    if (refused) throw new WebUiStepError(description, await this.failureScreenshot(description), refused);
+    return result;
+  }
+
+  private async csrfRefusedSince(count: number): Promise<CsrfRefusedError | undefined> {
+    await Promise.all([...this.responsesRead]);
+    const refused = this.csrfRefused.slice(count);
+    return refused.length > 0 ? new CsrfRefusedError(refused) : undefined;
+  }
+
+  /** echo's CSRF middleware answers 400 "missing csrf token ..." or 403 "invalid csrf token" before Temporal sees anything. */
+  private noteCsrfRefusal(response: Response): void {
+    if (response.status() !== 400 && response.status() !== 403) return;
+    const request = response.request();
+    const read = response
+      .text()
+      .then((body) => {
+        const message = /"message"\s*:\s*"([^"]*csrf[^"]*)"/i.exec(body)?.[1];
+        if (message)
+          this.csrfRefused.push(`${request.method()} ${new URL(request.url()).pathname}: ${message}`);
+      })
+      .catch(() => undefined)
+      .finally(() => this.responsesRead.delete(read));
+    this.responsesRead.add(read);
   }
 
   private async failureScreenshot(step: string): Promise<string | undefined> {
@@ -388,6 +474,17 @@ export class TemporalWebUi {
       return undefined;
     }
   }
+}
+
+/**
+ * The `decide` input a runbook's current details (as the UI rendered them) show for `action`, signed by `by`
+ * as the page asks the operator to do.
+ */
+export function decisionShown(currentDetails: string, action: string, by: string): Decision {
+  const line = currentDetails.split('\n').find((text) => text.includes(`{"action":"${action}"`));
+  if (!line) throw new Error(`the current details show no input for ${action}:\n${currentDetails}`);
+  const shown = JSON.parse(line.slice(line.indexOf('{'), line.lastIndexOf('}') + 1)) as Decision;
+  return { ...shown, by };
 }
 
 function normaliseText(text: string): string {
