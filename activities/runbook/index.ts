@@ -1,6 +1,7 @@
 import { log } from '@temporalio/activity';
 import { RunbookPolicy } from '../../workflows/policy';
 import { Reminder, type Notifier } from './notifier';
+import { createLockHoldActivities } from './lock-holds';
 import { createRunActivities } from './runs';
 
 export interface RunbookSettingsDeps {
@@ -14,6 +15,7 @@ export function createRunbookActivities(deps: RunbookSettingsDeps) {
   const policy = deps.policy ?? RunbookPolicy.parse({});
   return {
     ...createRunActivities(),
+    ...createLockHoldActivities(),
     /** The worker's decision policy, read once at a runbook's start so its history shows what applied. */
     async runbookPolicy(): Promise<RunbookPolicy> {
       return policy;

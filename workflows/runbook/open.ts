@@ -10,6 +10,7 @@ import {
   FAILURE,
   runbookWorkflowId,
   statusQuery,
+  Timings,
   type PredictedVerdicts,
   type RunbookStatus,
 } from '../contracts';
@@ -47,6 +48,8 @@ export interface RunbookIdentity {
   touches?: { nodes: string[]; modules: string[]; reads?: string[]; what: string };
   /** Each gate's verdict as the plan predicted it at the start. */
   predicted?: PredictedVerdicts;
+  /** The runbook's timings; the locks' ask-again interval among them. */
+  timings?: Timings;
 }
 
 export async function openRunbook<P extends RunbookPlan>(
@@ -87,7 +90,8 @@ export async function openRunbook<P extends RunbookPlan>(
   const locks = new Locks();
   try {
     if (plan.revision >= 2) await refuseUncleared(node, lastRun ?? readLastRun());
-    if (identity.touches) await takeLocks(locks, identity.touches, progress);
+    const { touches } = identity;
+    if (touches) await takeLocks(locks, touches, progress, identity.timings ?? Timings.parse({}));
     return await script(new Runbook(plan, progress, decisions, undo, identity.predicted));
   } catch (error) {
     throw await finish(error, progress, undo);
@@ -118,13 +122,17 @@ async function takeLocks(
   locks: Locks,
   touches: NonNullable<RunbookIdentity['touches']>,
   progress: Progress,
+  timings: Timings,
 ): Promise<void> {
   const alone = [...touches.nodes.map((n) => `node-${n}`), ...touches.modules.map((m) => `module-${m}`)];
   const shared = (touches.reads ?? []).map((m) => `module-${m}`).filter((l) => !alone.includes(l));
   const names = [...alone, ...shared.map((l) => `${l} (shared)`)].join(', ');
   progress.mark(LOCKS, 'running', `asks for ${names}`);
-  await locks.take({ alone, shared }, touches.what, (holder) =>
-    progress.mark(LOCKS, 'running', `waits for ${holder.workflowId} (${holder.what}) to finish`),
+  await locks.take(
+    { alone, shared },
+    touches.what,
+    (holder) => progress.mark(LOCKS, 'running', `waits for ${holder.workflowId} (${holder.what}) to finish`),
+    timings.lockAskAgainMs,
   );
   progress.mark(LOCKS, 'done', `holds ${names}`);
 }

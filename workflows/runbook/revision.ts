@@ -42,3 +42,18 @@ export const PARALLEL_READS = 'parallel-reads';
  * Runbooks recorded before fail with the bare failure (status then asks the query).
  */
 export const STATUS_IN_FAILURE = 'status-in-failure';
+
+/**
+ * A runbook waiting for its locks asks the keeper again every `lockAskAgainMs` (doubling, up to 30 times
+ * that): a keeper terminated or lost meanwhile is started again by the waiter itself. Runbooks recorded
+ * before asked once and waited for the grant.
+ */
+export const LOCKS_ASKED_AGAIN = 'locks-asked-again';
+
+/**
+ * The lock keeper believes the runbooks, not itself: started afresh it asks every open runbook on its queue
+ * what it holds and waits for, and it drops a holder only once the holder's own run says it let go (or has
+ * ended). Keepers started before keep dropping on any release signal until they end.
+ */
+export const KEEPER_ASKS_RUNS = 'lock-keeper-asks-runs';
+
