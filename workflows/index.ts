@@ -1,6 +1,10 @@
-/** The workflows the worker registers: one file per runbook, the locks they share, a node's clearance. */
+/**
+ * The workflows the worker registers: one file per runbook, the locks they share, a node's durable mark and
+ * its clearance.
+ */
 export { edgeFlip } from './edge-flip';
 export { dataPathMove } from './data-path-move';
 export { edgeFlipFleet } from './fleet';
 export { runbookLocks } from './lock';
 export { clearNode } from './clear-node';
+export { nodeMark } from './node-mark';

@@ -23,10 +23,11 @@ import { Decisions } from './decisions';
 import { renderDetails } from './details';
 import { finish } from './finish';
 import { Locks } from './locks';
+import { NodeMarks } from './node-marks';
 import { parentReporter } from './parent-report';
 import { listedSteps, type RunbookPlan } from './plan';
 import { Progress } from './progress';
-import { PARALLEL_READS, QUICK_DEAD_WORKER } from './revision';
+import { DURABLE_NODE_MARKS, PARALLEL_READS, QUICK_DEAD_WORKER } from './revision';
 import { Runbook } from './runbook';
 import { LOCKS } from './step-declarations';
 import { searchAttributePublisher } from './visibility';
@@ -88,15 +89,19 @@ export async function openRunbook<P extends RunbookPlan>(
   // Revision 2: an undo that keeps failing waits for the operator instead of ending the rollback at once.
   const undo = new Compensations(progress, plan.revision >= 2 ? decisions : undefined);
   const locks = new Locks();
+  const marks = new NodeMarks();
   try {
     if (plan.revision >= 2) await refuseUncleared(node, lastRun ?? readLastRun());
     const { touches } = identity;
     if (touches) await takeLocks(locks, touches, progress, identity.timings ?? Timings.parse({}));
+    // Once the locks hold, no other runbook here can mark or unmark these nodes: the check is current.
+    if (touches && patched(DURABLE_NODE_MARKS))
+      await marks.markInFlight(touches.nodes, touches.what, startedBy);
     return await script(new Runbook(plan, progress, decisions, undo, identity.predicted));
   } catch (error) {
     throw await finish(error, progress, undo);
   } finally {
-    await CancellationScope.nonCancellable(() => locks.release());
+    await CancellationScope.nonCancellable(() => Promise.all([marks.tellEnded(), locks.release()]));
   }
 }
 

@@ -57,3 +57,12 @@ export const LOCKS_ASKED_AGAIN = 'locks-asked-again';
  */
 export const KEEPER_ASKS_RUNS = 'lock-keeper-asks-runs';
 
+/**
+ * A runbook marks every node it touches in flight, durably (workflows/node-mark.ts), before its first side
+ * effect, refuses a node marked by another run, and tells the marks when it ends; a mark whose runbook did
+ * not end cleanly stays until `mesh runbook clear`. Runbooks recorded before relied on the node's last run.
+ */
+export const DURABLE_NODE_MARKS = 'durable-node-marks';
+
+/** A clearance also clears the node's durable mark. Clearances recorded before only recorded the clearance. */
+export const CLEARANCE_CLEARS_MARK = 'clearance-clears-mark';
