@@ -47,8 +47,14 @@ export function lockKeeperId(taskQueue: string): string {
   return `runbook-locks@${taskQueue}`;
 }
 
-const runs = proxyActivities<Pick<Activities, 'workflowIsOpen' | 'lockHoldOf' | 'lockHoldsOn'>>({
+const runs = proxyActivities<Pick<Activities, 'workflowIsOpen'>>({
   startToCloseTimeout: '30 seconds',
+  retry: { initialInterval: '1 second', maximumInterval: '30 seconds' },
+});
+
+/** Since KEEPER_ASKS_RUNS: what the runbooks themselves say; a worker that dies asking is noticed in 10 s. */
+const asked = proxyActivities<Pick<Activities, 'lockHoldOf' | 'lockHoldsOn'>>({
+  startToCloseTimeout: '1 minute',
   heartbeatTimeout: '10 seconds',
   retry: { initialInterval: '1 second', maximumInterval: '30 seconds' },
 });
@@ -104,7 +110,7 @@ function drop(state: LockState, run: RunRef): void {
  */
 async function adoptWhatRunsHold(state: LockState, first: LockRequest): Promise<void> {
   const { taskQueue, workflowId } = workflowInfo();
-  const found = await runs.lockHoldsOn({ taskQueue, keeper: workflowId });
+  const found = await asked.lockHoldsOn({ taskQueue, keeper: workflowId });
   state.held = found.filter((f) => f.state === 'holding').map((f) => f.request);
   const waiting = found.filter((f) => f.state === 'asking' && !state.held.some(same(f.request)));
   const firstFound = waiting.some((f) => same(f.request)(first)) || state.held.some(same(first));
@@ -118,7 +124,7 @@ async function adoptWhatRunsHold(state: LockState, first: LockRequest): Promise<
 async function checkReleases(state: LockState, releases: RunRef[]): Promise<void> {
   while (releases.length > 0) {
     const run = releases[0] as RunRef;
-    const now = await runs.lockHoldOf(run);
+    const now = await asked.lockHoldOf(run);
     if (now === 'released' || now === 'none' || now === 'ended') drop(state, run);
     releases.shift();
   }
@@ -184,7 +190,7 @@ function claim(taken: Map<string, Taken>, request: LockRequest): void {
 async function dropEndedHolders(state: LockState, asksRuns: boolean): Promise<void> {
   for (const holder of [...state.held]) {
     if (asksRuns) {
-      const now = await runs.lockHoldOf(holder);
+      const now = await asked.lockHoldOf(holder);
       if (now === 'released' || now === 'none' || now === 'ended') drop(state, holder);
     } else if (!(await runs.workflowIsOpen(holder))) {
       state.held = state.held.filter((h) => !same(h)(holder));

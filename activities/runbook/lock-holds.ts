@@ -23,9 +23,13 @@ export function createLockHoldActivities() {
       const handle = getClient().workflow.getHandle(run.workflowId, run.runId);
       try {
         if ((await handle.describe()).status.name !== 'RUNNING') return 'ended';
-        return (await handle.query(lockHoldQuery)).state;
       } catch (error) {
         if (error instanceof WorkflowNotFoundError) return 'ended';
+        throw error; // Temporal did not answer: asked again
+      }
+      try {
+        return (await handle.query(lockHoldQuery)).state;
+      } catch {
         return 'unknown';
       }
     },

@@ -13,7 +13,7 @@ import { LocalMesh } from '../../mesh/local';
 import { waitForApplyReport } from '../../mesh/wait-for-apply';
 import { dataPathMove, edgeFlip } from '../../workflows';
 import { FAILURE, type EdgeFlipInputArg } from '../../workflows/contracts';
-import { nodeMarkId } from '../../workflows/node-mark-contracts';
+import { nodeMarkId, runbookEndedSignal } from '../../workflows/node-mark-contracts';
 import { FROM, TO } from '../support/data-move';
 import { edgeFlipArgs, seedEdgeFlip } from '../support/edge-flip-seed';
 import { meshRunbook, type CliOutcome } from '../support/mesh-cli';
@@ -102,6 +102,10 @@ describe('a node a runbook left mid-change needs clearing, durably and per node 
     await using world = await runbookWorld();
     const { input, handle, node, runId } = await flipThatChangedItsNode(world);
     await handle.terminate('a Web UI button');
+    // Buttons on the mark itself: its run's "I ended" signal sent by someone else, and a cancel request.
+    const mark = world.client.workflow.getHandle(nodeMarkId(node));
+    await mark.signal(runbookEndedSignal, { workflowId: handle.workflowId, runId });
+    await mark.cancel();
 
     const sentence = `The last runbook on ${node} (edgeFlip, run ${runId}) was terminated while it changed ${node} (a Web UI button); ${clearIt(node)}`;
     assertRefused(await meshRunbook(world, 'start', ...edgeFlipArgs(input), '--detach'), sentence);
