@@ -27,6 +27,8 @@ export interface LockState {
   queue: LockRequest[];
   /** Releases heard of and not yet checked with the run that is said to release. */
   releases?: RunRef[];
+  /** Started by a runbook whose release found no keeper: the runbooks are asked, as by a keeper started afresh. */
+  afresh?: true;
 }
 
 /**

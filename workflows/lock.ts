@@ -64,8 +64,12 @@ const HOLDER_CHECK = '30 seconds';
 const HISTORY_LIMIT = 2_000;
 
 export async function runbookLocks(start: LockRequest | LockState): Promise<void> {
-  const afresh = !('queue' in start);
-  const state: LockState = afresh ? { held: [], queue: [start] } : { releases: [], ...start };
+  const request = 'queue' in start ? undefined : start;
+  const afresh = request !== undefined || ('afresh' in start && start.afresh === true);
+  const state: LockState = request
+    ? { held: [], queue: [request] }
+    : { releases: [], ...(start as LockState) };
+  delete state.afresh;
   // Keepers started before KEEPER_ASKS_RUNS keep their way to their end (they end once nobody waits).
   const asksRuns = patched(KEEPER_ASKS_RUNS);
   const releases = (state.releases ??= []);
@@ -75,16 +79,16 @@ export async function runbookLocks(start: LockRequest | LockState): Promise<void
     state.queue.push(request);
   });
   setHandler(releaseLocks, (released) => {
+    // Checked in the loop: a request being granted or adopted right now is in neither list yet.
     if (asksRuns) {
-      const known = state.held.some(same(released)) || state.queue.some(same(released));
-      if (known && !releases.some(same(released))) releases.push({ ...released });
+      if (!releases.some(same(released))) releases.push({ ...released });
       return;
     }
     drop(state, released);
   });
   setHandler(lockStateQuery, () => state);
 
-  if (asksRuns && afresh) await adoptWhatRunsHold(state, start);
+  if (asksRuns && afresh) await adoptWhatRunsHold(state, request);
   for (;;) {
     if (asksRuns) await checkReleases(state, releases);
     if (state.held.length === 0 && state.queue.length === 0 && releases.length === 0) return;
@@ -106,25 +110,29 @@ function drop(state: LockState, run: RunRef): void {
 /**
  * A keeper started afresh knows nothing: an earlier one may have been terminated while runbooks held and
  * waited. Every open runbook on the queue says what it holds (held again here) and what it waits for (queued
- * oldest first), before anything is granted to the request that started this keeper.
+ * oldest first, by when each first asked), before anything is granted to the request that started this keeper.
  */
-async function adoptWhatRunsHold(state: LockState, first: LockRequest): Promise<void> {
+async function adoptWhatRunsHold(state: LockState, first: LockRequest | undefined): Promise<void> {
   const { taskQueue, workflowId } = workflowInfo();
   const found = await asked.lockHoldsOn({ taskQueue, keeper: workflowId });
   state.held = found.filter((f) => f.state === 'holding').map((f) => f.request);
   const waiting = found.filter((f) => f.state === 'asking' && !state.held.some(same(f.request)));
-  const firstFound = waiting.some((f) => same(f.request)(first)) || state.held.some(same(first));
+  const firstFound = !first || waiting.some((f) => same(f.request)(first)) || state.held.some(same(first));
   state.queue = waiting
     .sort((a, b) => (a.since < b.since ? -1 : a.since > b.since ? 1 : 0))
     .map((f) => f.request)
     .concat(firstFound ? [] : [first]);
 }
 
-/** A release counts once the run itself says it let go, or has ended; anyone else's changes nothing. */
+/**
+ * A release counts once the run itself says it let go, or has ended; anyone else's changes nothing. One for a
+ * run that neither holds nor waits needs no asking.
+ */
 async function checkReleases(state: LockState, releases: RunRef[]): Promise<void> {
   while (releases.length > 0) {
     const run = releases[0] as RunRef;
-    const now = await asked.lockHoldOf(run);
+    const known = state.held.some(same(run)) || state.queue.some(same(run));
+    const now = known ? await asked.lockHoldOf(run) : 'unknown';
     if (now === 'released' || now === 'none' || now === 'ended') drop(state, run);
     releases.shift();
   }

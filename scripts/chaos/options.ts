@@ -9,6 +9,7 @@ export const EXPERIMENTS = [
   'long-waits',
   'terminal-dies',
   'two-workers',
+  'keeper-lost',
 ] as const;
 export type ExperimentName = (typeof EXPERIMENTS)[number];
 

@@ -1,5 +1,6 @@
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
 import {
+  CancellationScope,
   ChildWorkflowCancellationType,
   condition,
   getExternalWorkflowHandle,
@@ -28,6 +29,7 @@ export class Locks {
   private asked = false;
   private busy: LockHolder | undefined;
   private hold: LockHold = { state: 'none' };
+  private asksAgain = false;
 
   constructor() {
     setHandler(locksGranted, () => {
@@ -42,7 +44,8 @@ export class Locks {
   /**
    * Takes every lock, waiting as long as another runbook holds one; `onWait` says who it waits for. Since
    * LOCKS_ASKED_AGAIN a waiter asks again every `askAgainMs` (doubling, up to 30 times that): a keeper that
-   * was terminated or lost meanwhile is started again, and learns from the runbooks who holds what.
+   * was terminated or lost meanwhile is started again, and learns from the runbooks who holds what; so does
+   * a holder whose release finds no keeper.
    */
   async take(
     wanted: { alone: string[]; shared: string[] },
@@ -50,7 +53,7 @@ export class Locks {
     onWait: (holder: LockHolder) => void,
     askAgainMs: number,
   ): Promise<void> {
-    const asksAgain = patched(LOCKS_ASKED_AGAIN);
+    const asksAgain = (this.asksAgain = patched(LOCKS_ASKED_AGAIN));
     const { workflowId, runId } = workflowInfo();
     this.asked = true;
     const locks = [...new Set(wanted.alone)].sort();
@@ -58,7 +61,7 @@ export class Locks {
     const me: LockRequest = { workflowId, runId, what, locks, shared };
     const keeper = lockKeeperId(runbookQueue());
     this.hold = { state: 'asking', keeper, request: me, since: new Date().toISOString() };
-    await request(me);
+    await request(me, asksAgain ? 'shielded' : undefined);
     let shown: LockHolder | undefined;
     let every = askAgainMs;
     while (!this.granted) {
@@ -80,32 +83,49 @@ export class Locks {
     this.granted = false;
     this.hold = { ...this.hold, state: 'released' };
     const { workflowId, runId } = workflowInfo();
-    await getExternalWorkflowHandle(lockKeeperId(runbookQueue()))
+    const released = await getExternalWorkflowHandle(lockKeeperId(runbookQueue()))
       .signal(releaseLocks, { workflowId, runId })
-      .catch(() => undefined); // the keeper ended: nothing to release
+      .then(() => true)
+      .catch(() => false);
+    // A keeper never ends while a runbook holds or asks: gone, it was lost. Whoever waits is served now.
+    if (!released && this.asksAgain) await startKeeperAfresh();
   }
+}
+
+/** Starts the queue's keeper with no request of its own: it asks the runbooks who holds and who waits. */
+async function startKeeperAfresh(): Promise<void> {
+  await startChild(runbookLocks, {
+    workflowId: lockKeeperId(runbookQueue()),
+    args: [{ held: [], queue: [], afresh: true }],
+    parentClosePolicy: ParentClosePolicy.ABANDON,
+    cancellationType: ChildWorkflowCancellationType.ABANDON,
+  }).catch(() => undefined); // started by another meanwhile; else the waiters asking again start it
 }
 
 /**
  * Starts the queue's lock keeper with this request, or, when it runs already, signals the request to it.
  * Asked again, it signals first: the keeper usually still runs, and knows the request already.
+ * Every start since LOCKS_ASKED_AGAIN is shielded from a cancellation (an abort while the runbook asks).
  */
-async function request(me: LockRequest, again?: 'signal first'): Promise<void> {
+async function request(me: LockRequest, how?: 'signal first' | 'shielded'): Promise<void> {
   const keeper = lockKeeperId(runbookQueue());
   const signal = () =>
     getExternalWorkflowHandle(keeper)
       .signal(requestLocks, me)
       .then(() => true)
       .catch(() => false);
-  if (again && (await signal())) return;
+  if (how === 'signal first' && (await signal())) return;
+  const start = () =>
+    startChild(runbookLocks, {
+      workflowId: keeper,
+      args: [me],
+      parentClosePolicy: ParentClosePolicy.ABANDON,
+      cancellationType: ChildWorkflowCancellationType.ABANDON,
+    });
   for (;;) {
     try {
-      await startChild(runbookLocks, {
-        workflowId: keeper,
-        args: [me],
-        parentClosePolicy: ParentClosePolicy.ABANDON,
-        cancellationType: ChildWorkflowCancellationType.ABANDON,
-      });
+      // Since LOCKS_ASKED_AGAIN shielded: a cancellation while the child starts would leave the start unanswered.
+      await (how ? CancellationScope.nonCancellable(start) : start());
       return;
     } catch (error) {
       if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;

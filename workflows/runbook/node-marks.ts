@@ -1,6 +1,7 @@
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
 import {
   ApplicationFailure,
+  CancellationScope,
   ChildWorkflowCancellationType,
   getExternalWorkflowHandle,
   ParentClosePolicy,
@@ -70,17 +71,20 @@ export class NodeMarks {
     if (!this.marked.includes(node)) this.marked.push(node);
     for (let attempt = 1; ; attempt++) {
       try {
-        await startChild(nodeMark, {
-          workflowId: nodeMarkId(node),
-          args: [{ node, by }],
-          parentClosePolicy: ParentClosePolicy.ABANDON,
-          cancellationType: ChildWorkflowCancellationType.ABANDON,
-          staticSummary: `${node} in flight: ${by.what} (${by.workflowId}); needs \`mesh runbook clear ${node}\` unless that run ends cleanly`,
-          typedSearchAttributes: [
-            { key: MESH_NODE, value: node },
-            { key: MESH_KIND, value: NODE_MARK_KIND },
-          ],
-        });
+        // Shielded: a cancellation while a child starts would leave the start unanswered (ABANDON).
+        await CancellationScope.nonCancellable(() =>
+          startChild(nodeMark, {
+            workflowId: nodeMarkId(node),
+            args: [{ node, by }],
+            parentClosePolicy: ParentClosePolicy.ABANDON,
+            cancellationType: ChildWorkflowCancellationType.ABANDON,
+            staticSummary: `${node} in flight: ${by.what} (${by.workflowId}); needs \`mesh runbook clear ${node}\` unless that run ends cleanly`,
+            typedSearchAttributes: [
+              { key: MESH_NODE, value: node },
+              { key: MESH_KIND, value: NODE_MARK_KIND },
+            ],
+          }),
+        );
         return;
       } catch (error) {
         if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;

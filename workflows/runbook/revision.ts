@@ -45,8 +45,8 @@ export const STATUS_IN_FAILURE = 'status-in-failure';
 
 /**
  * A runbook waiting for its locks asks the keeper again every `lockAskAgainMs` (doubling, up to 30 times
- * that): a keeper terminated or lost meanwhile is started again by the waiter itself. Runbooks recorded
- * before asked once and waited for the grant.
+ * that): a keeper terminated or lost meanwhile is started again by the waiter itself, or by a holder whose
+ * release finds it gone. Runbooks recorded before asked once and waited for the grant.
  */
 export const LOCKS_ASKED_AGAIN = 'locks-asked-again';
 
