@@ -64,11 +64,9 @@ const HOLDER_CHECK = '30 seconds';
 const HISTORY_LIMIT = 2_000;
 
 export async function runbookLocks(start: LockRequest | LockState): Promise<void> {
-  const request = 'queue' in start ? undefined : start;
-  const afresh = request !== undefined || ('afresh' in start && start.afresh === true);
-  const state: LockState = request
-    ? { held: [], queue: [request] }
-    : { releases: [], ...(start as LockState) };
+  const first = 'queue' in start ? undefined : start;
+  const afresh = first !== undefined || ('afresh' in start && start.afresh === true);
+  const state: LockState = first ? { held: [], queue: [first] } : { releases: [], ...(start as LockState) };
   delete state.afresh;
   // Keepers started before KEEPER_ASKS_RUNS keep their way to their end (they end once nobody waits).
   const asksRuns = patched(KEEPER_ASKS_RUNS);
@@ -88,7 +86,7 @@ export async function runbookLocks(start: LockRequest | LockState): Promise<void
   });
   setHandler(lockStateQuery, () => state);
 
-  if (asksRuns && afresh) await adoptWhatRunsHold(state, request);
+  if (asksRuns && afresh) await adoptWhatRunsHold(state, first);
   for (;;) {
     if (asksRuns) await checkReleases(state, releases);
     if (state.held.length === 0 && state.queue.length === 0 && releases.length === 0) return;
