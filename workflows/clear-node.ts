@@ -1,6 +1,11 @@
+import { getExternalWorkflowHandle, patched } from '@temporalio/workflow';
 import { z } from 'zod';
 import { Name } from '../mesh/schemas';
 import { parseInput } from './contracts';
+import { clearMarkSignal, nodeMarkId, type Clearance } from './node-mark-contracts';
+import { CLEARANCE_CLEARS_MARK } from './runbook/revision';
+
+export type { Clearance } from './node-mark-contracts';
 
 export const ClearNodeInput = z.strictObject({
   node: Name,
@@ -11,17 +16,17 @@ export const ClearNodeInput = z.strictObject({
 });
 export type ClearNodeInput = z.input<typeof ClearNodeInput>;
 
-export interface Clearance {
-  by: string;
-  reason: string;
-  at: string;
-}
-
 /**
- * An operator's word that a node whose runbook could not roll back has been looked at. It runs under the
- * node's runbook id (so never beside a runbook there) and is the run the next runbook finds before it.
+ * An operator's word that a node left by a runbook that did not end cleanly has been looked at. It runs
+ * under the node's runbook id (so never beside a runbook there), is the run `mesh runbook history` shows,
+ * and clears the node's durable mark (workflows/node-mark.ts), which the next runbook checks.
  */
 export async function clearNode(rawInput: ClearNodeInput): Promise<Clearance> {
-  const { by, reason } = parseInput(ClearNodeInput, rawInput);
-  return { by, reason, at: new Date().toISOString() };
+  const { node, by, reason } = parseInput(ClearNodeInput, rawInput);
+  const clearance = { by, reason, at: new Date().toISOString() };
+  if (patched(CLEARANCE_CLEARS_MARK))
+    await getExternalWorkflowHandle(nodeMarkId(node))
+      .signal(clearMarkSignal, clearance)
+      .catch(() => undefined); // no open mark: a node left before marks were durable
+  return clearance;
 }

@@ -101,6 +101,8 @@ export const Timings = z.strictObject({
   stabilityWindowMs: z.number().int().min(0).default(3_000),
   recheckEveryMs: z.number().int().positive().default(2_000),
   probeDeadlineMs: z.number().int().positive().default(30_000),
+  /** A runbook waiting for its locks asks the keeper again after this, doubling (workflows/runbook/locks.ts). */
+  lockAskAgainMs: z.number().int().positive().default(60_000),
 });
 export type Timings = z.infer<typeof Timings>;
 

@@ -4,11 +4,16 @@ import {
   defineQuery,
   defineSignal,
   getExternalWorkflowHandle,
+  patched,
   proxyActivities,
   setHandler,
   workflowInfo,
 } from '@temporalio/workflow';
 import type { Activities } from '../activities';
+import { same, type LockHolder, type LockRequest, type LockState, type RunRef } from './lock-hold';
+import { KEEPER_ASKS_RUNS } from './runbook/revision';
+
+export type { LockHolder, LockRequest, LockState } from './lock-hold';
 
 /**
  * The locks of every runbook on one task queue, kept by one workflow (`runbook-locks@<queue>`): a runbook
@@ -16,30 +21,15 @@ import type { Activities } from '../activities';
  * held, first come first served (a waiting request reserves its locks against later ones, so it is never
  * starved, and since nobody holds some while waiting for others, nobody deadlocks). Temporal's
  * one-workflow-per-id makes it atomic. It ends when nobody holds or wants a lock.
+ *
+ * Since KEEPER_ASKS_RUNS the runbooks, not the keeper, are the truth about who holds: a keeper started
+ * afresh (the last one ended, or was terminated with holders and waiters) first asks every open runbook on
+ * its queue what it holds and waits for, and a release counts only once the releasing run itself says it let
+ * go or has ended; a signal from anyone else changes nothing.
  */
 
-export interface LockHolder {
-  /** The runbook's workflow id and run. */
-  workflowId: string;
-  runId: string;
-  /** What the holder does, for the others' waiting sentence: "data-path-move of forge on forge1". */
-  what: string;
-}
-
-export interface LockRequest extends LockHolder {
-  /** Held by this runbook alone. */
-  locks: string[];
-  /** Held together with other runbooks that only share them, never while one holds it alone. */
-  shared?: string[];
-}
-
-export interface LockState {
-  held: LockRequest[];
-  queue: LockRequest[];
-}
-
 export const requestLocks = defineSignal<[LockRequest]>('requestLocks');
-export const releaseLocks = defineSignal<[{ workflowId: string; runId: string }]>('releaseLocks');
+export const releaseLocks = defineSignal<[RunRef]>('releaseLocks');
 /** Sent to a requester: it holds every lock it asked for. */
 export const locksGranted = defineSignal<[]>('locksGranted');
 /** Sent to a requester that must wait: who holds (or has reserved) a lock it needs. */
@@ -47,8 +37,11 @@ export const locksBusy = defineSignal<[{ heldBy: LockHolder }]>('locksBusy');
 export const lockStateQuery = defineQuery<LockState>('lockState');
 
 /**
- * Per task queue: the locks live where the runbooks that share them run, so a deployment whose workers are
- * gone (a demo, a test) never leaves a lock that runbooks elsewhere would wait on.
+ * Per task queue, not per namespace (docs/design.md §5, Locks): a queue is one deployment of mesh runbook
+ * over one mesh. Module names are the mesh's own, so the same name on two deployments is two modules; the
+ * keeper runs on the workers of its queue, which run one version of its code, and a deployment whose
+ * workers are gone leaves no lock that runbooks elsewhere wait on. The node itself is namespace-wide already:
+ * its runbook's workflow id.
  */
 export function lockKeeperId(taskQueue: string): string {
   return `runbook-locks@${taskQueue}`;
@@ -59,33 +52,87 @@ const runs = proxyActivities<Pick<Activities, 'workflowIsOpen'>>({
   retry: { initialInterval: '1 second', maximumInterval: '30 seconds' },
 });
 
-const same = (a: { workflowId: string; runId: string }) => (b: { workflowId: string; runId: string }) =>
-  a.workflowId === b.workflowId && a.runId === b.runId;
+/** Since KEEPER_ASKS_RUNS: what the runbooks themselves say; a worker that dies asking is noticed in 10 s. */
+const asked = proxyActivities<Pick<Activities, 'lockHoldOf' | 'lockHoldsOn'>>({
+  startToCloseTimeout: '1 minute',
+  heartbeatTimeout: '10 seconds',
+  retry: { initialInterval: '1 second', maximumInterval: '30 seconds' },
+});
 
 /** While someone waits, how often the keeper checks that the holders in its way still run. */
 const HOLDER_CHECK = '30 seconds';
 const HISTORY_LIMIT = 2_000;
 
 export async function runbookLocks(start: LockRequest | LockState): Promise<void> {
-  const state: LockState = 'queue' in start ? start : { held: [], queue: [start] };
+  const first = 'queue' in start ? undefined : start;
+  const afresh = first !== undefined || ('afresh' in start && start.afresh === true);
+  const state: LockState = first ? { held: [], queue: [first] } : { releases: [], ...(start as LockState) };
+  delete state.afresh;
+  // Keepers started before KEEPER_ASKS_RUNS keep their way to their end (they end once nobody waits).
+  const asksRuns = patched(KEEPER_ASKS_RUNS);
+  const releases = (state.releases ??= []);
   const told = new Map<string, string>();
   setHandler(requestLocks, (request) => {
     if (state.held.some(same(request)) || state.queue.some(same(request))) return;
     state.queue.push(request);
   });
   setHandler(releaseLocks, (released) => {
-    state.held = state.held.filter((h) => !same(h)(released));
-    state.queue = state.queue.filter((q) => !same(q)(released));
+    // Checked in the loop: a request being granted or adopted right now is in neither list yet.
+    if (asksRuns) {
+      if (!releases.some(same(released))) releases.push({ ...released });
+      return;
+    }
+    drop(state, released);
   });
   setHandler(lockStateQuery, () => state);
 
-  while (state.held.length > 0 || state.queue.length > 0) {
+  if (asksRuns && afresh) await adoptWhatRunsHold(state, first);
+  for (;;) {
+    if (asksRuns) await checkReleases(state, releases);
+    if (state.held.length === 0 && state.queue.length === 0 && releases.length === 0) return;
     await grantWhatIsFree(state, told);
     const before = { held: state.held.length, queue: state.queue.length };
-    const moved = () => state.held.length !== before.held || state.queue.length !== before.queue;
+    const moved = () =>
+      state.held.length !== before.held || state.queue.length !== before.queue || releases.length > 0;
     if (state.queue.length === 0) await condition(moved);
-    else if (!(await condition(moved, HOLDER_CHECK))) await dropEndedHolders(state);
+    else if (!(await condition(moved, HOLDER_CHECK))) await dropEndedHolders(state, asksRuns);
     if (workflowInfo().historyLength > HISTORY_LIMIT) await continueAsNew<typeof runbookLocks>(state);
+  }
+}
+
+function drop(state: LockState, run: RunRef): void {
+  state.held = state.held.filter((h) => !same(h)(run));
+  state.queue = state.queue.filter((q) => !same(q)(run));
+}
+
+/**
+ * A keeper started afresh knows nothing: an earlier one may have been terminated while runbooks held and
+ * waited. Every open runbook on the queue says what it holds (held again here) and what it waits for (queued
+ * oldest first, by when each first asked), before anything is granted to the request that started this keeper.
+ */
+async function adoptWhatRunsHold(state: LockState, first: LockRequest | undefined): Promise<void> {
+  const { taskQueue, workflowId } = workflowInfo();
+  const found = await asked.lockHoldsOn({ taskQueue, keeper: workflowId });
+  state.held = found.filter((f) => f.state === 'holding').map((f) => f.request);
+  const waiting = found.filter((f) => f.state === 'asking' && !state.held.some(same(f.request)));
+  const firstFound = !first || waiting.some((f) => same(f.request)(first)) || state.held.some(same(first));
+  state.queue = waiting
+    .sort((a, b) => (a.since < b.since ? -1 : a.since > b.since ? 1 : 0))
+    .map((f) => f.request)
+    .concat(firstFound ? [] : [first]);
+}
+
+/**
+ * A release counts once the run itself says it let go, or has ended; anyone else's changes nothing. One for a
+ * run that neither holds nor waits needs no asking.
+ */
+async function checkReleases(state: LockState, releases: RunRef[]): Promise<void> {
+  while (releases.length > 0) {
+    const run = releases[0] as RunRef;
+    const known = state.held.some(same(run)) || state.queue.some(same(run));
+    const now = known ? await asked.lockHoldOf(run) : 'unknown';
+    if (now === 'released' || now === 'none' || now === 'ended') drop(state, run);
+    releases.shift();
   }
 }
 
@@ -115,6 +162,7 @@ async function grantWhatIsFree(state: LockState, told: Map<string, string>): Pro
       .then(() => true)
       .catch(() => false); // it ended while it waited
     if (!granted) continue;
+    // A release that arrived meanwhile is checked with the run before the next grant: no phantom holder.
     state.held.push(request);
     claim(taken, request);
   }
@@ -141,9 +189,17 @@ function claim(taken: Map<string, Taken>, request: LockRequest): void {
     if (!taken.has(lock)) taken.set(lock, { by: request, alone: false });
 }
 
-/** A holder terminated (never released) is noticed once somebody waits for what it holds. */
-async function dropEndedHolders(state: LockState): Promise<void> {
+/**
+ * A holder terminated (never released) is noticed once somebody waits for what it holds; since
+ * KEEPER_ASKS_RUNS also one that still runs but says it let go (its release went to a keeper since gone).
+ */
+async function dropEndedHolders(state: LockState, asksRuns: boolean): Promise<void> {
   for (const holder of [...state.held]) {
-    if (!(await runs.workflowIsOpen(holder))) state.held = state.held.filter((h) => !same(h)(holder));
+    if (asksRuns) {
+      const now = await asked.lockHoldOf(holder);
+      if (now === 'released' || now === 'none' || now === 'ended') drop(state, holder);
+    } else if (!(await runs.workflowIsOpen(holder))) {
+      state.held = state.held.filter((h) => !same(h)(holder));
+    }
   }
 }

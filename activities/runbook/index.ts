@@ -1,6 +1,8 @@
 import { log } from '@temporalio/activity';
 import { RunbookPolicy } from '../../workflows/policy';
 import { Reminder, type Notifier } from './notifier';
+import { createLockHoldActivities } from './lock-holds';
+import { createMarkActivities } from './marks';
 import { createRunActivities } from './runs';
 
 export interface RunbookSettingsDeps {
@@ -14,6 +16,8 @@ export function createRunbookActivities(deps: RunbookSettingsDeps) {
   const policy = deps.policy ?? RunbookPolicy.parse({});
   return {
     ...createRunActivities(),
+    ...createLockHoldActivities(),
+    ...createMarkActivities(),
     /** The worker's decision policy, read once at a runbook's start so its history shows what applied. */
     async runbookPolicy(): Promise<RunbookPolicy> {
       return policy;

@@ -8,6 +8,7 @@ import type * as Follow from './follow/follow';
 import type * as HistoryRead from './history/read';
 import type * as HistoryRender from './history/render';
 import type * as Launch from './start/launch';
+import type * as NodeMarks from '../../client/node-marks';
 import type * as Observe from './observe';
 import type * as PlanHelp from './plan-help';
 import type * as Plan from './plan/run-plan';
@@ -31,6 +32,8 @@ export const load = {
   historyRead: () => require('./history/read') as typeof HistoryRead,
   historyRender: () => require('./history/render') as typeof HistoryRender,
   launch: () => require('./start/launch') as typeof Launch,
+  /** A node's durable mark, read without the client SDK. */
+  nodeMarks: () => require('../../client/node-marks') as typeof NodeMarks,
   observe: () => require('./observe') as typeof Observe,
   plans: () => require('./plan-help') as typeof PlanHelp,
   /** The plan of a runbook: the mesh adapter, Docker and the activities that read a node. */

@@ -6,6 +6,7 @@ import { badOperatorInput } from './bad-operator-input';
 import { concurrentStarts } from './concurrent-starts';
 import { dockerRestart } from './docker-restart';
 import { hostileMeshInput } from './hostile-mesh-input';
+import { keeperLost } from './keeper-lost';
 import { lateDecisions } from './late-decisions';
 import { resets } from './reset';
 import { longWaits } from './long-waits';
@@ -47,6 +48,7 @@ const EXPERIMENT_RUNNERS: Partial<Record<ExperimentName, Experiment>> = {
   'terminal-dies': (_env, options, log) => terminalDies(options.quick, log),
   'two-workers': (_env, options, log) => twoWorkers(options.quick, log),
   reset: (_env, options, log) => resets(options.quick, log),
+  'keeper-lost': (_env, options, log) => keeperLost(options.quick, log),
 };
 
 async function main(): Promise<number> {

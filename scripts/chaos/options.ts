@@ -10,6 +10,7 @@ export const EXPERIMENTS = [
   'terminal-dies',
   'two-workers',
   'reset',
+  'keeper-lost',
 ] as const;
 export type ExperimentName = (typeof EXPERIMENTS)[number];
 

@@ -9,6 +9,7 @@ import { temporal } from '@temporalio/proto';
 import { TemporalReads } from '../../client/temporal-reads/reads';
 import { edgeFlip } from '../../workflows';
 import { runbookWorkflowId, statusQuery } from '../../workflows/contracts';
+import { nodeMarkId } from '../../workflows/node-mark-contracts';
 import { MESH_NODE } from '../../workflows/search-attributes';
 import { seedEdgeFlip } from '../support/edge-flip-seed';
 import { MESH } from '../support/mesh-cli';
@@ -133,6 +134,8 @@ describe('status and list read Temporal without its client SDK (real server, wor
     await decide(handle, action);
     await handle.result().catch(() => undefined);
     const final = await handle.query(statusQuery);
+    // The node's in-flight mark closes once it has read how the flip ended: then nothing is left to run.
+    await world.client.workflow.getHandle(nodeMarkId(input.node)).result();
     await world.stopWorkers();
     return { input, final };
   }

@@ -5,8 +5,9 @@ import { formatRows, rowOf } from '../../cli/runbook/list/list';
 import type { RunInfo } from '../../client/temporal-reads/reads';
 import { MESH_KIND, MESH_NODE, MESH_PHASE, MESH_WAITING_ON } from '../../workflows/search-attributes';
 
-const BASE =
-  "WorkflowType IN ('edgeFlip', 'dataPathMove', 'edgeFlipFleet', 'clearNode') AND TaskQueue = 'mesh-runbook'";
+const RUNS =
+  "(WorkflowType IN ('edgeFlip', 'dataPathMove', 'edgeFlipFleet', 'clearNode') OR (WorkflowType = 'nodeMark' AND ExecutionStatus = 'Running'))";
+const BASE = `${RUNS} AND TaskQueue = 'mesh-runbook'`;
 
 function info(status: string, attributes: { node?: string; phase?: string; waitingOn?: string }): RunInfo {
   return {
@@ -43,7 +44,7 @@ describe('runbook list (clearances of nodes among them)', () => {
     );
     assert.equal(
       listQuery("it's", { node: "a'b" }),
-      "WorkflowType IN ('edgeFlip', 'dataPathMove', 'edgeFlipFleet', 'clearNode') AND TaskQueue = 'it\\'s' AND MeshNode = 'a\\'b'",
+      `${RUNS} AND TaskQueue = 'it\\'s' AND MeshNode = 'a\\'b'`,
     );
   });
 

@@ -1,53 +1,77 @@
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
 import {
+  CancellationScope,
   ChildWorkflowCancellationType,
   condition,
   getExternalWorkflowHandle,
   ParentClosePolicy,
+  patched,
   setHandler,
   startChild,
   workflowInfo,
 } from '@temporalio/workflow';
-import {
-  lockKeeperId,
-  locksBusy,
-  locksGranted,
-  releaseLocks,
-  requestLocks,
-  runbookLocks,
-  type LockHolder,
-  type LockRequest,
-} from '../lock';
+import { lockHoldQuery, type LockHold, type LockHolder, type LockRequest } from '../lock-hold';
+import { lockKeeperId, locksBusy, locksGranted, releaseLocks, requestLocks, runbookLocks } from '../lock';
 import { runbookQueue } from './queue';
+import { LOCKS_ASKED_AGAIN } from './revision';
+
+/** Asked again at most this many times the first interval apart, however long the wait. */
+const MAX_BACKOFF = 30;
 
 /**
  * The locks a runbook holds besides its node's workflow id: every node and module it touches, asked for in
- * one request and granted all at once; released when the runbook ends, however it ends.
+ * one request and granted all at once; released when the runbook ends, however it ends. The runbook answers
+ * `lockHold` with what it holds or waits for: the keeper believes a release only when the run says so, and a
+ * keeper started afresh learns from it who holds and who waits.
  */
 export class Locks {
   private granted = false;
   private asked = false;
   private busy: LockHolder | undefined;
+  private hold: LockHold = { state: 'none' };
+  private asksAgain = false;
 
   constructor() {
-    setHandler(locksGranted, () => void (this.granted = true));
+    setHandler(locksGranted, () => {
+      if (this.hold.state === 'released') return;
+      this.granted = true;
+      this.hold = { ...this.hold, state: 'holding' };
+    });
     setHandler(locksBusy, ({ heldBy }) => void (this.busy = heldBy));
+    setHandler(lockHoldQuery, () => this.hold);
   }
 
-  /** Takes every lock, waiting as long as another runbook holds one; `onWait` says who it waits for. */
+  /**
+   * Takes every lock, waiting as long as another runbook holds one; `onWait` says who it waits for. Since
+   * LOCKS_ASKED_AGAIN a waiter asks again every `askAgainMs` (doubling, up to 30 times that): a keeper that
+   * was terminated or lost meanwhile is started again, and learns from the runbooks who holds what; so does
+   * a holder whose release finds no keeper.
+   */
   async take(
     wanted: { alone: string[]; shared: string[] },
     what: string,
     onWait: (holder: LockHolder) => void,
+    askAgainMs: number,
   ): Promise<void> {
+    const asksAgain = (this.asksAgain = patched(LOCKS_ASKED_AGAIN));
     const { workflowId, runId } = workflowInfo();
     this.asked = true;
     const locks = [...new Set(wanted.alone)].sort();
     const shared = [...new Set(wanted.shared)].filter((l) => !locks.includes(l)).sort();
-    await request({ workflowId, runId, what, locks, shared });
+    const me: LockRequest = { workflowId, runId, what, locks, shared };
+    const keeper = lockKeeperId(runbookQueue());
+    this.hold = { state: 'asking', keeper, request: me, since: new Date().toISOString() };
+    await request(me, asksAgain ? 'shielded' : undefined);
     let shown: LockHolder | undefined;
+    let every = askAgainMs;
     while (!this.granted) {
-      await condition(() => this.granted || this.busy !== shown);
+      const moved = () => this.granted || this.busy !== shown;
+      if (!asksAgain) await condition(moved);
+      else if (!(await condition(moved, every))) {
+        await request(me, 'signal first');
+        every = Math.min(every * 2, askAgainMs * MAX_BACKOFF);
+        continue;
+      }
       if (!this.granted && this.busy) onWait((shown = this.busy));
     }
   }
@@ -57,32 +81,55 @@ export class Locks {
     if (!this.asked) return;
     this.asked = false;
     this.granted = false;
+    this.hold = { ...this.hold, state: 'released' };
     const { workflowId, runId } = workflowInfo();
-    await getExternalWorkflowHandle(lockKeeperId(runbookQueue()))
+    const released = await getExternalWorkflowHandle(lockKeeperId(runbookQueue()))
       .signal(releaseLocks, { workflowId, runId })
-      .catch(() => undefined); // the keeper ended: nothing to release
+      .then(() => true)
+      .catch(() => false);
+    // A keeper never ends while a runbook holds or asks: gone, it was lost. Whoever waits is served now.
+    if (!released && this.asksAgain) await startKeeperAfresh();
   }
 }
 
-/** Starts the queue's lock keeper with this request, or, when it runs already, signals the request to it. */
-async function request(me: LockRequest): Promise<void> {
+/** Starts the queue's keeper with no request of its own: it asks the runbooks who holds and who waits. */
+async function startKeeperAfresh(): Promise<void> {
+  await startChild(runbookLocks, {
+    workflowId: lockKeeperId(runbookQueue()),
+    args: [{ held: [], queue: [], afresh: true }],
+    parentClosePolicy: ParentClosePolicy.ABANDON,
+    cancellationType: ChildWorkflowCancellationType.ABANDON,
+  }).catch(() => undefined); // started by another meanwhile; else the waiters asking again start it
+}
+
+/**
+ * Starts the queue's lock keeper with this request, or, when it runs already, signals the request to it.
+ * Asked again, it signals first: the keeper usually still runs, and knows the request already.
+ * Every start since LOCKS_ASKED_AGAIN is shielded from a cancellation (an abort while the runbook asks).
+ */
+async function request(me: LockRequest, how?: 'signal first' | 'shielded'): Promise<void> {
   const keeper = lockKeeperId(runbookQueue());
+  const signal = () =>
+    getExternalWorkflowHandle(keeper)
+      .signal(requestLocks, me)
+      .then(() => true)
+      .catch(() => false);
+  if (how === 'signal first' && (await signal())) return;
+  const start = () =>
+    startChild(runbookLocks, {
+      workflowId: keeper,
+      args: [me],
+      parentClosePolicy: ParentClosePolicy.ABANDON,
+      cancellationType: ChildWorkflowCancellationType.ABANDON,
+    });
   for (;;) {
     try {
-      await startChild(runbookLocks, {
-        workflowId: keeper,
-        args: [me],
-        parentClosePolicy: ParentClosePolicy.ABANDON,
-        cancellationType: ChildWorkflowCancellationType.ABANDON,
-      });
+      // Since LOCKS_ASKED_AGAIN shielded: a cancellation while the child starts would leave the start unanswered.
+      await (how ? CancellationScope.nonCancellable(start) : start());
       return;
     } catch (error) {
       if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
     }
-    const sent = await getExternalWorkflowHandle(keeper)
-      .signal(requestLocks, me)
-      .then(() => true)
-      .catch(() => false);
-    if (sent) return; // else it ended between the two: start it again
+    if (await signal()) return; // else it ended between the two: start it again
   }
 }

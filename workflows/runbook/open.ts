@@ -10,6 +10,7 @@ import {
   FAILURE,
   runbookWorkflowId,
   statusQuery,
+  Timings,
   type PredictedVerdicts,
   type RunbookStatus,
 } from '../contracts';
@@ -22,10 +23,11 @@ import { Decisions } from './decisions';
 import { renderDetails } from './details';
 import { finish } from './finish';
 import { Locks } from './locks';
+import { NodeMarks } from './node-marks';
 import { parentReporter } from './parent-report';
 import { listedSteps, type RunbookPlan } from './plan';
 import { Progress } from './progress';
-import { PARALLEL_READS, QUICK_DEAD_WORKER } from './revision';
+import { DURABLE_NODE_MARKS, PARALLEL_READS, QUICK_DEAD_WORKER } from './revision';
 import { Runbook } from './runbook';
 import { LOCKS } from './step-declarations';
 import { showStalledWork } from './stalled-work';
@@ -48,6 +50,8 @@ export interface RunbookIdentity {
   touches?: { nodes: string[]; modules: string[]; reads?: string[]; what: string };
   /** Each gate's verdict as the plan predicted it at the start. */
   predicted?: PredictedVerdicts;
+  /** The runbook's timings; the locks' ask-again interval among them. */
+  timings?: Timings;
 }
 
 export async function openRunbook<P extends RunbookPlan>(
@@ -87,14 +91,19 @@ export async function openRunbook<P extends RunbookPlan>(
   // Revision 2: an undo that keeps failing waits for the operator instead of ending the rollback at once.
   const undo = new Compensations(progress, plan.revision >= 2 ? decisions : undefined);
   const locks = new Locks();
+  const marks = new NodeMarks();
   try {
     if (plan.revision >= 2) await refuseUncleared(node, lastRun ?? readLastRun());
-    if (identity.touches) await takeLocks(locks, identity.touches, progress);
+    const { touches } = identity;
+    if (touches) await takeLocks(locks, touches, progress, identity.timings ?? Timings.parse({}));
+    // Once the locks hold, no other runbook here can mark or unmark these nodes: the check is current.
+    if (touches && patched(DURABLE_NODE_MARKS))
+      await marks.markInFlight(touches.nodes, touches.what, startedBy);
     return await script(new Runbook(plan, progress, decisions, undo, identity.predicted));
   } catch (error) {
     throw await finish(error, progress, undo);
   } finally {
-    await CancellationScope.nonCancellable(() => locks.release());
+    await CancellationScope.nonCancellable(() => Promise.all([marks.tellEnded(), locks.release()]));
   }
 }
 
@@ -120,13 +129,17 @@ async function takeLocks(
   locks: Locks,
   touches: NonNullable<RunbookIdentity['touches']>,
   progress: Progress,
+  timings: Timings,
 ): Promise<void> {
   const alone = [...touches.nodes.map((n) => `node-${n}`), ...touches.modules.map((m) => `module-${m}`)];
   const shared = (touches.reads ?? []).map((m) => `module-${m}`).filter((l) => !alone.includes(l));
   const names = [...alone, ...shared.map((l) => `${l} (shared)`)].join(', ');
   progress.mark(LOCKS, 'running', `asks for ${names}`);
-  await locks.take({ alone, shared }, touches.what, (holder) =>
-    progress.mark(LOCKS, 'running', `waits for ${holder.workflowId} (${holder.what}) to finish`),
+  await locks.take(
+    { alone, shared },
+    touches.what,
+    (holder) => progress.mark(LOCKS, 'running', `waits for ${holder.workflowId} (${holder.what}) to finish`),
+    timings.lockAskAgainMs,
   );
   progress.mark(LOCKS, 'done', `holds ${names}`);
 }

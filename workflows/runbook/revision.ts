@@ -98,3 +98,27 @@ export const UNDO_AFTER_WORK_STOPS = 'undo-after-cancelled-work-stops';
  * a report recorded in a history from before changes nothing on replay.
  */
 export const STALLED_WORK = 'stalled-work-shown';
+
+/**
+ * A runbook waiting for its locks asks the keeper again every `lockAskAgainMs` (doubling, up to 30 times
+ * that): a keeper terminated or lost meanwhile is started again by the waiter itself, or by a holder whose
+ * release finds it gone. Runbooks recorded before asked once and waited for the grant.
+ */
+export const LOCKS_ASKED_AGAIN = 'locks-asked-again';
+
+/**
+ * The lock keeper believes the runbooks, not itself: started afresh it asks every open runbook on its queue
+ * what it holds and waits for, and it drops a holder only once the holder's own run says it let go (or has
+ * ended). Keepers started before keep dropping on any release signal until they end.
+ */
+export const KEEPER_ASKS_RUNS = 'lock-keeper-asks-runs';
+
+/**
+ * A runbook marks every node it touches in flight, durably (workflows/node-mark.ts), before its first side
+ * effect, refuses a node marked by another run, and tells the marks when it ends; a mark whose runbook did
+ * not end cleanly stays until `mesh runbook clear`. Runbooks recorded before relied on the node's last run.
+ */
+export const DURABLE_NODE_MARKS = 'durable-node-marks';
+
+/** A clearance also clears the node's durable mark. Clearances recorded before only recorded the clearance. */
+export const CLEARANCE_CLEARS_MARK = 'clearance-clears-mark';

@@ -17,7 +17,7 @@ export function needsClearingRefusal(node: string, last: RollbackFailed): UsageE
 
 /** `clear` on a node that does not need it: what its last run was instead. */
 export function nothingToClear(node: string, last: LastRun): UsageError {
-  const suggestion = `Only a node whose runbook could not roll back needs clearing; start the next runbook with \`mesh runbook start\`.`;
+  const suggestion = `Only a node left by a runbook that did not end cleanly (its rollback failed, or it was terminated) needs clearing; start the next runbook with \`mesh runbook start\`.`;
   if (last.kind === 'none')
     return new UsageError(`There is nothing to clear on ${node}: no runbook has run there.`, suggestion);
   if (last.kind === 'cleared')
@@ -27,7 +27,7 @@ export function nothingToClear(node: string, last: LastRun): UsageError {
     );
   const how = phaseOfClosed(last.status, last.failureType);
   return new UsageError(
-    `There is nothing to clear on ${node}: its last runbook (${last.type}, run ${last.runId}) ended ${how}, not with its rollback failed.`,
+    `There is nothing to clear on ${node}: its last runbook (${last.type}, run ${last.runId}) ended ${how} and left no mark on ${node}.`,
     suggestion,
   );
 }

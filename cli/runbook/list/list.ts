@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { z } from 'zod';
 import { CLEARANCE_TYPE } from '../../../client/clearance-names';
+import { NODE_MARK_TYPE } from '../../../workflows/node-mark-contracts';
 import { Name } from '../../../mesh/schemas';
 import type { Clearance } from '../../../workflows/clear-node';
 import { Phase, PHASES, runbookWorkflowId } from '../../../workflows/contracts';
@@ -25,6 +26,9 @@ const Input = z.object({
   limit: z.coerce.number().int().positive().default(20),
 });
 
+/** The phase `list` shows for a node's mark when the runbook that set it did not end cleanly. */
+export const NEEDS_CLEARING = 'needs-clearing';
+
 export interface RunbookRow {
   id: string;
   kind: string;
@@ -32,7 +36,10 @@ export interface RunbookRow {
   type: string;
   /** Temporal's execution status: RUNNING, COMPLETED, FAILED, CANCELLED, TERMINATED, TIMED_OUT. */
   status: string;
-  /** The runbook's phase: from its status query when a worker answers, else from its search attributes. */
+  /**
+   * The runbook's phase: from its status query when a worker answers, else from its search attributes;
+   * `needs-clearing` for a node's mark (kind node-mark) left by a runbook that did not end cleanly.
+   */
   phase?: string;
   /** The gate it waits at, when it waits for a decision. */
   waitingOn?: string;
@@ -46,7 +53,7 @@ export function registerList(runbook: Command): void {
   runbook
     .command('list')
     .description(
-      'the runbooks on this task queue, newest first, with node, kind, phase and the gate each waits at, and the clearances of nodes (who, why); filters combine (AND)',
+      'the runbooks on this task queue, newest first, with node, kind, phase and the gate each waits at, the nodes that need clearing (phase needs-clearing) and the clearances of nodes (who, why); filters combine (AND)',
     )
     .option('--node <node>', 'only the runbooks of this node')
     .option('--phase <phase>', `only runbooks in this phase (${PHASES.join(', ')})`)
@@ -85,7 +92,13 @@ async function listRows(rb: RunbookReader, filters: ListFilters, limit: number):
   const rows: RunbookRow[] = [];
   for await (const info of rb.reads.list(listQuery(rb.taskQueue, filters), limit)) {
     const row = rowOf(info);
-    if (info.type === CLEARANCE_TYPE) {
+    if (info.type === NODE_MARK_TYPE) {
+      // A mark in flight or going is its runbook's own business: its row says where it is.
+      const needs = await needsClearing(rb, row.node);
+      if (!needs) continue;
+      row.phase = NEEDS_CLEARING;
+      row.where = needs;
+    } else if (info.type === CLEARANCE_TYPE) {
       if (info.status === 'COMPLETED') row.where = clearedLine(await clearanceOf(rb, info));
     } else if (info.status === 'RUNNING') {
       const asked = await askStatus(rb, info);
@@ -100,6 +113,13 @@ async function listRows(rb: RunbookReader, filters: ListFilters, limit: number):
     if (rows.length >= limit) break;
   }
   return rows;
+}
+
+/** What the row of a node's mark says: the sentence when the node needs clearing, else nothing to list. */
+async function needsClearing(rb: RunbookReader, node: string): Promise<string | undefined> {
+  const { isLeft, leftSentence, markSourceOfReads, readNodeMark } = load.nodeMarks();
+  const reading = await readNodeMark(markSourceOfReads(rb.reads), node);
+  return isLeft(reading) ? leftSentence(reading) : undefined;
 }
 
 async function clearanceOf(rb: RunbookReader, info: RunInfo): Promise<Clearance> {

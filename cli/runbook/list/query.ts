@@ -1,6 +1,7 @@
 import type { Phase } from '../../../workflows/contracts';
 import { MESH_NODE, MESH_PHASE, WAITING_QUERY } from '../../../workflows/search-attributes';
 import { CLEARANCE_TYPE } from '../../../client/clearance-names';
+import { NODE_MARK_TYPE } from '../../../workflows/node-mark-contracts';
 import { runbookWorkflowTypes } from '../kinds';
 
 export interface ListFilters {
@@ -24,10 +25,14 @@ function phaseClause(phase: Phase): string {
   return said;
 }
 
-/** Every run under a node's runbook id on one task queue: its runbooks and its clearances. */
+/**
+ * Every run under a node's runbook id on one task queue: its runbooks and its clearances, and the nodes'
+ * open marks (a node left by a runbook that did not end cleanly is listed even after that run is gone).
+ */
 export function nodeRunsQuery(taskQueue: string): string {
   const types = [...runbookWorkflowTypes(), CLEARANCE_TYPE].map((type) => `'${type}'`).join(', ');
-  return `WorkflowType IN (${types}) AND TaskQueue = ${quoted(taskQueue)}`;
+  const openMarks = `(WorkflowType = '${NODE_MARK_TYPE}' AND ExecutionStatus = 'Running')`;
+  return `(WorkflowType IN (${types}) OR ${openMarks}) AND TaskQueue = ${quoted(taskQueue)}`;
 }
 
 /** The visibility query for `mesh runbook list`: every runbook and clearance on the task queue, filters ANDed. */

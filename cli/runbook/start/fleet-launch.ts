@@ -9,6 +9,7 @@ import { fleetWorkflowId } from '../../../workflows/fleet/contracts';
 import { UsageError } from '../../errors';
 import { printJson, printJsonLine, printLine } from '../../output';
 import { needsClearingRefusal } from '../clear/sentences';
+import { refuseMarkedNodes } from './refuse-marked';
 import { withClient, type RunbookClient } from '../client';
 import { exitForPhase } from '../exit-codes';
 import { concludeFollow, follow } from '../follow/follow';
@@ -115,10 +116,11 @@ async function fleetNodes(mesh: MeshPort, options: FleetOptions): Promise<string
   return nodes;
 }
 
-/** A node whose own runbook runs, or whose last one could not roll back, keeps the whole fleet from starting. */
+/** A node whose own runbook runs, or whose last one did not end cleanly, keeps the whole fleet from starting. */
 async function refuseBusyNode(rb: RunbookClient, node: string): Promise<void> {
   const id = runbookWorkflowId(node);
   const last = await lastRunOf(rb.client, id);
   if (last.kind === 'runbook' && last.status === 'RUNNING') throw await busy(rb, id, node);
+  await refuseMarkedNodes(rb, [node]);
   if (needsClearing(last)) throw needsClearingRefusal(node, last);
 }

@@ -11,6 +11,7 @@ import { observe } from '../observe';
 import { needsClearingRefusal } from '../clear/sentences';
 import { busySentence, whereItIs } from '../render';
 import { showPlanAndConfirm } from './confirm-plan';
+import { refuseMarkedNodes } from './refuse-marked';
 
 export interface LaunchOptions {
   /** Start it and return; do not follow it. */
@@ -41,11 +42,12 @@ async function launchOn<W extends RunbookWorkflow>(
 ): Promise<void> {
   const kind = runbookKindOf(workflow);
   const id = runbookWorkflowId(input.node);
-  // The runbook itself refuses too (NodeNeedsClearing); refused here, nothing starts and nothing is recorded.
-  const last = await lastRunOf(rb.client, id);
-  if (needsClearing(last)) throw needsClearingRefusal(input.node, last);
   // A node runs one runbook at a time: say so before showing a plan that could not start.
   if (await isRunning(rb, id)) throw await busy(rb, id, input.node);
+  // The runbook itself refuses too (NodeNeedsClearing); refused here, nothing starts and nothing is recorded.
+  await refuseMarkedNodes(rb, [input.node, ...('nodes' in input ? (input.nodes ?? []) : [])]);
+  const last = await lastRunOf(rb.client, id);
+  if (needsClearing(last)) throw needsClearingRefusal(input.node, last);
   const plan = await showPlanAndConfirm(kind, input, { yes: options.yes ?? false, json: options.json });
   try {
     await startRunbook(rb.client, workflow, input, { taskQueue: rb.taskQueue, prediction: plan });

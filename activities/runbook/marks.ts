@@ -1,0 +1,62 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { getClient } from '@temporalio/activity';
+import { inFlightSentence, isLeft, leftSentence, readNodeMark } from '../../client/node-marks';
+import { markSourceOf } from '../../client/node-marks-sdk';
+import type { RunRef } from '../../workflows/lock-hold';
+import { nodeMarkId, type RunState } from '../../workflows/node-mark-contracts';
+import { heartbeat } from '../heartbeat';
+
+const POLL_MS = 200;
+/** How long a check waits for a mark whose runbook ended cleanly to close before it calls the node busy. */
+const GOING_WAIT_MS = 30_000;
+
+/** The nodes' durable marks (workflows/node-mark.ts), read through the worker's own Temporal client. */
+export function createMarkActivities() {
+  return {
+    /**
+     * Each node left marked by a run other than `self` that did not end cleanly, or still being changed by
+     * another run, with the sentence that says so. A mark whose runbook ended cleanly is waited for: it goes.
+     */
+    async nodesNeedingClearing(input: {
+      nodes: string[];
+      self: RunRef;
+    }): Promise<{ node: string; sentence: string }[]> {
+      const source = markSourceOf(getClient());
+      const refusals: { node: string; sentence: string }[] = [];
+      for (const node of input.nodes) {
+        let reading = await readNodeMark(source, node);
+        for (
+          const deadline = Date.now() + GOING_WAIT_MS;
+          reading.kind === 'going' && Date.now() < deadline;
+        ) {
+          heartbeat();
+          await sleep(POLL_MS);
+          reading = await readNodeMark(source, node);
+        }
+        if (isLeft(reading)) refusals.push({ node, sentence: leftSentence(reading) });
+        else if (reading.kind === 'in-flight') {
+          const { workflowId, runId } = reading.mark.by;
+          if (workflowId !== input.self.workflowId || runId !== input.self.runId)
+            refusals.push({ node, sentence: inFlightSentence(reading) });
+        } else if (reading.kind === 'going')
+          refusals.push({
+            node,
+            sentence: `${node}'s mark (${nodeMarkId(node)}) says its runbook ended cleanly but has not closed in ${GOING_WAIT_MS / 1000} s; is a worker running on its task queue?`,
+          });
+      }
+      return refusals;
+    },
+
+    /** How a run stands, waiting up to `waitMs` for it to close: a mark told its runbook ends reads this. */
+    async runEnding(input: RunRef & { waitMs: number }): Promise<RunState> {
+      const source = markSourceOf(getClient());
+      const deadline = Date.now() + input.waitMs;
+      for (;;) {
+        const state = await source.runState(input);
+        if (state.state !== 'running' || Date.now() >= deadline) return state;
+        heartbeat();
+        await sleep(POLL_MS);
+      }
+    },
+  };
+}

@@ -1,0 +1,133 @@
+import { FAILURE, runbookWorkflowId } from '../workflows/contracts';
+import type { RunRef } from '../workflows/lock-hold';
+import {
+  endedCleanly,
+  nodeMarkId,
+  type NodeMarkInput,
+  type RunEnded,
+  type RunState,
+} from '../workflows/node-mark-contracts';
+import type { TemporalReads } from './temporal-reads/reads';
+import { RunNotFound } from './temporal-reads/reads';
+
+/** Where a node's mark and its runbook's run are read from: the client SDK, or the CLI's light reads. */
+export interface MarkSource {
+  /** The node's open mark, as its current run's input says; none when no mark is open. */
+  openMark(node: string): Promise<NodeMarkInput | undefined>;
+  /** How a run stands now; `gone` when Temporal no longer knows it (deleted, past retention). */
+  runState(run: RunRef): Promise<RunState>;
+}
+
+/**
+ * A node's durable mark as it stands: none; in flight (its runbook still runs); going (its runbook ended
+ * cleanly, the mark is about to close); or left (its runbook did not end cleanly: the node needs clearing).
+ */
+export type NodeMarkReading =
+  | { kind: 'none'; node: string }
+  | { kind: 'in-flight'; node: string; mark: NodeMarkInput }
+  | { kind: 'going'; node: string; mark: NodeMarkInput }
+  | { kind: 'left'; node: string; mark: NodeMarkInput; ended?: RunEnded; historyGone: boolean };
+
+export type LeftMark = Extract<NodeMarkReading, { kind: 'left' }>;
+
+export async function readNodeMark(source: MarkSource, node: string): Promise<NodeMarkReading> {
+  const mark = await source.openMark(node);
+  if (!mark) return { kind: 'none', node };
+  const run = await source.runState(mark.by);
+  if (run.state === 'running') return { kind: 'in-flight', node, mark };
+  if (run.state === 'gone')
+    return { kind: 'left', node, mark, historyGone: true, ...(mark.left ? { ended: mark.left } : {}) };
+  const ended = endedOf(run);
+  if (endedCleanly(ended)) return { kind: 'going', node, mark };
+  return { kind: 'left', node, mark, ended, historyGone: false };
+}
+
+export function isLeft(reading: NodeMarkReading): reading is LeftMark {
+  return reading.kind === 'left';
+}
+
+const oneLine = (text: string) => text.replace(/\s*\n\s*/g, ' ');
+
+/** The run that marked `node`, as a sentence names it: its type and run, and its id when it is another node's. */
+function whoMarked({ node, mark: { by } }: { node: string; mark: NodeMarkInput }): string {
+  const id = by.workflowId === runbookWorkflowId(node) ? '' : ` ${by.workflowId}`;
+  return `${by.type}${id}, run ${by.runId}`;
+}
+
+function howItEnded(node: string, ended: RunEnded | undefined): string {
+  const outcome = ended?.outcome ? ` (${oneLine(ended.outcome)})` : '';
+  if (!ended || ended.status === 'UNKNOWN') return `changed ${node} and did not end cleanly`;
+  if (ended.status === 'FAILED' && ended.failureType === FAILURE.rollbackFailed)
+    return `ended with its rollback failed${outcome || ' (no outcome)'}`;
+  if (ended.status === 'TERMINATED') return `was terminated while it changed ${node}${outcome}`;
+  if (ended.status === 'TIMED_OUT') return `timed out while it changed ${node}`;
+  return `ended ${ended.status.toLowerCase()} while it changed ${node}, without undoing it${outcome}`;
+}
+
+/** What left the node marked: "the last runbook on novox (edgeFlip, run …) was terminated while it changed novox". */
+export function leftWhat(left: LeftMark): string {
+  const gone = left.historyGone ? '; its history is gone now (past the namespace retention)' : '';
+  return `the last runbook on ${left.node} (${whoMarked(left)}) ${howItEnded(left.node, left.ended)}${gone}`;
+}
+
+/** Why a node needs clearing, and how to clear it: one sentence for the CLI, the runbook and `status`. */
+export function leftSentence(left: LeftMark): string {
+  const what = leftWhat(left);
+  return `${what.charAt(0).toUpperCase()}${what.slice(1)}; look at ${left.node}, then clear it: mesh runbook clear ${left.node} --reason "<what you found and did>".`;
+}
+
+/** A node another run is changing right now (a move over several nodes started elsewhere). */
+export function inFlightSentence(reading: Extract<NodeMarkReading, { kind: 'in-flight' }>): string {
+  const { by } = reading.mark;
+  return `${reading.node} is being changed by ${by.workflowId} (${by.what}, run ${by.runId}), which still runs; wait for it to end: mesh runbook watch ${by.workflowId}.`;
+}
+
+/** Where to see what the run that left a mark did. */
+export function leftSuggestion(left: LeftMark): string {
+  if (left.historyGone) return `Its history is gone; look at ${left.node} itself before you clear it.`;
+  const id = left.mark.by.workflowId;
+  const which = id === runbookWorkflowId(left.node) ? left.node : id;
+  return `See what it did and left with \`mesh runbook history ${which}\`.`;
+}
+
+function endedOf(run: Extract<RunState, { state: 'ended' }>): RunEnded {
+  return {
+    status: run.status,
+    ...(run.failureType ? { failureType: run.failureType } : {}),
+    ...(run.outcome ? { outcome: run.outcome } : {}),
+  };
+}
+
+/** The marks and runs as `mesh runbook status` and `list` read them, without the client SDK. */
+export function markSourceOfReads(reads: TemporalReads): MarkSource {
+  return {
+    async openMark(node) {
+      try {
+        const described = await reads.describe(nodeMarkId(node));
+        if (described.status !== 'RUNNING') return undefined;
+        return (await reads.input(described.workflowId, described.runId)) as NodeMarkInput;
+      } catch (error) {
+        if (error instanceof RunNotFound) return undefined;
+        throw error;
+      }
+    },
+    async runState({ workflowId, runId }) {
+      let status: string;
+      try {
+        status = (await reads.describe(workflowId, runId)).status;
+      } catch (error) {
+        if (error instanceof RunNotFound) return { state: 'gone' };
+        throw error;
+      }
+      if (status === 'RUNNING') return { state: 'running' };
+      const ending = await reads.ending(workflowId, runId);
+      if (!ending || ending.closed === 'completed') return { state: 'ended', status };
+      return {
+        state: 'ended',
+        status,
+        ...(ending.failureType ? { failureType: ending.failureType } : {}),
+        ...(ending.message ? { outcome: ending.message } : {}),
+      };
+    },
+  };
+}

@@ -1,0 +1,72 @@
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { before, describe, it } from 'node:test';
+import { historyFromJSON, type History } from '@temporalio/common/lib/proto-utils';
+import { DefaultLogger, Runtime, Worker, type ReplayWorkerOptions } from '@temporalio/worker';
+import { workflowsFromSource } from '../../worker/workflow-code';
+
+/**
+ * The long-lived workflows beside the runbooks, replayed against this checkout's workflow code: the lock
+ * keeper as it ran before KEEPER_ASKS_RUNS (a keeper in flight across the upgrade) and after it (started
+ * afresh while a runbook held and two waited, a release from outside ignored), a node's in-flight mark
+ * (unmarked by its run's clean end; left by a terminated run, continued as new, then cleared) and the
+ * clearance that cleared it. Recorded once on a dev server; re-record only with a change behind `patched()`.
+ */
+
+const HISTORIES = join(__dirname, '..', 'histories');
+
+function readHistory(file: string): History {
+  return historyFromJSON(JSON.parse(readFileSync(join(HISTORIES, file), 'utf8')));
+}
+
+/** The workflow id is not in a history; any id replays, these say what each was. */
+const RECORDINGS = [
+  { file: 'lock-keeper.before-keeper-asks-runs.json', id: 'runbook-locks@record', type: 'runbookLocks' },
+  { file: 'lock-keeper.json', id: 'runbook-locks@record', type: 'runbookLocks' },
+  { file: 'node-mark-unmarked.json', id: 'runbook-mark-record', type: 'nodeMark' },
+  { file: 'node-mark-left.json', id: 'runbook-mark-record', type: 'nodeMark' },
+  { file: 'node-mark-cleared.json', id: 'runbook-mark-record', type: 'nodeMark' },
+  { file: 'clear-node.json', id: 'runbook-record', type: 'clearNode' },
+];
+
+function activities(history: History): string[] {
+  return (history.events ?? []).flatMap(
+    (e) => e.activityTaskScheduledEventAttributes?.activityType?.name ?? [],
+  );
+}
+
+function current(): ReplayWorkerOptions {
+  const bundle = process.env.MESH_WORKFLOW_BUNDLE;
+  return bundle ? { workflowBundle: { codePath: bundle } } : workflowsFromSource();
+}
+
+describe('the lock keeper, the node marks and the clearance replay their committed histories', () => {
+  before(() => {
+    Runtime.install({
+      logger: new DefaultLogger('ERROR'),
+      telemetryOptions: { logging: { filter: { core: 'ERROR', other: 'ERROR' } } },
+    });
+  });
+
+  it('the recordings are what they say: the old keeper asks no run, the new one asks them all first', () => {
+    const old = readHistory('lock-keeper.before-keeper-asks-runs.json');
+    assert.deepEqual(activities(old), [], 'a keeper before KEEPER_ASKS_RUNS believed every release');
+    const asks = activities(readHistory('lock-keeper.json'));
+    assert.equal(asks[0], 'lockHoldsOn', 'started afresh, it asks the runbooks before anything else');
+    assert.ok(asks.slice(1).every((name) => name === 'lockHoldOf') && asks.length > 2, asks.join());
+    const left = readHistory('node-mark-left.json').events ?? [];
+    assert.ok(
+      left.at(-1)?.workflowExecutionContinuedAsNewEventAttributes,
+      'the left mark keeps how its run ended',
+    );
+  });
+
+  for (const { file, id, type } of RECORDINGS)
+    it(`${file} (${type}) replays against the current workflow code`, async () => {
+      const history = readHistory(file);
+      const started = history.events?.[0]?.workflowExecutionStartedEventAttributes?.workflowType?.name;
+      assert.equal(started, type);
+      await Worker.runReplayHistory(current(), history, id);
+    });
+});

@@ -1,0 +1,65 @@
+import {
+  CancellationScope,
+  condition,
+  continueAsNew,
+  proxyActivities,
+  setHandler,
+} from '@temporalio/workflow';
+import type { Activities } from '../activities';
+import { same } from './lock-hold';
+import {
+  clearMarkSignal,
+  endedCleanly,
+  markQuery,
+  runbookEndedSignal,
+  type Clearance,
+  type MarkEnd,
+  type NodeMarkInput,
+  type RunEnded,
+} from './node-mark-contracts';
+
+const runs = proxyActivities<Pick<Activities, 'runEnding'>>({
+  startToCloseTimeout: '2 minutes',
+  heartbeatTimeout: '10 seconds',
+  retry: { initialInterval: '1 second', maximumInterval: '30 seconds' },
+});
+
+/** How long the mark waits for its runbook to close once told it ends; a run still open then is not ending. */
+const CLOSE_WAIT_MS = 60_000;
+
+/**
+ * A node marked in flight by one runbook run (workflows/runbook/node-marks.ts), open until that run ends
+ * cleanly or a person clears the node (`mesh runbook clear`). Told by its runbook that it ends, it reads
+ * how the run really closed: a signal from anyone else, or one sent before a termination, removes nothing.
+ * When the run did not end cleanly it keeps how it ended in its own input (continued as new), so the reason
+ * outlives the run's history.
+ */
+export async function nodeMark(input: NodeMarkInput): Promise<MarkEnd> {
+  let cleared: Clearance | undefined;
+  let told = false;
+  setHandler(runbookEndedSignal, (run) => void (same(run)(input.by) && (told = true)));
+  setHandler(clearMarkSignal, (clearance) => void (cleared ??= clearance));
+  setHandler(markQuery, () => input);
+  // A cancel request (a Web UI button) does not remove a mark: only its run's clean end or a clearance does.
+  return CancellationScope.nonCancellable(() => untilUnmarkedOrCleared());
+
+  async function untilUnmarkedOrCleared(): Promise<MarkEnd> {
+    for (;;) {
+      await condition(() => cleared !== undefined || told);
+      if (cleared) return { how: 'cleared', ...cleared };
+      told = false;
+      const run = await runs.runEnding({ ...input.by, waitMs: CLOSE_WAIT_MS });
+      if (run.state === 'running') continue;
+      const ended: RunEnded =
+        run.state === 'ended'
+          ? {
+              status: run.status,
+              ...(run.failureType ? { failureType: run.failureType } : {}),
+              ...(run.outcome ? { outcome: run.outcome } : {}),
+            }
+          : { status: 'UNKNOWN' };
+      if (endedCleanly(ended)) return { how: 'unmarked', ended };
+      if (!input.left) await continueAsNew<typeof nodeMark>({ ...input, left: ended });
+    }
+  }
+}
