@@ -8,7 +8,7 @@ import { refuse } from './runbook/failures';
 import { judgePush } from './runbook/judge-push';
 import { ContainerMemory } from './runbook/memory';
 import { openRunbook } from './runbook/open';
-import { REVISION_2 } from './runbook/revision';
+import { MEMORY_PER_NODE, REVISION_2 } from './runbook/revision';
 import type { Look } from './runbook/runbook';
 import { GATE_APPLY, PREFLIGHT, PUSH } from './runbook/step-declarations';
 import type { ReceiptEvidence } from './verdict';
@@ -25,7 +25,7 @@ export async function dataPathMove(rawInput: DataPathMoveInputArg): Promise<Runb
     nodes.length === 1 && all[0] !== undefined
       ? line(all[0])
       : all.map((r, i) => `${nodes[i]}: ${line(r)}`).join('; ');
-  const memory = new ContainerMemory();
+  const memory = new ContainerMemory(patched(MEMORY_PER_NODE));
 
   const touches = {
     nodes,

@@ -42,3 +42,10 @@ export const PARALLEL_READS = 'parallel-reads';
  * Runbooks recorded before fail with the bare failure (status then asks the query).
  */
 export const STATUS_IN_FAILURE = 'status-in-failure';
+
+/**
+ * The restart memory is kept per node and container, not by Docker name alone: a real mesh names a
+ * module's containers alike on every node, so a move over two nodes judged each node against the other's
+ * first sighting (and lost both). Runbooks recorded before share one memory across their nodes and replay.
+ */
+export const MEMORY_PER_NODE = 'container-memory-per-node';
