@@ -6,10 +6,12 @@ import { printError } from './output';
 import { registerGroups } from './groups';
 import { argsAsInvoked, invokedAsPlugin } from './plugin-name';
 import { unknownSubcommand } from './unknown-command';
+import { meshVersion } from './version';
 
 function buildProgram(args: readonly string[], asPlugin: boolean): Command {
   const program = new Command('mesh')
     .description('mesh runbook: durable, evidence-checking cutovers for a mesh fleet')
+    .version(meshVersion(), '-V, --version', 'print the version')
     .showSuggestionAfterError(true)
     .exitOverride()
     // Errors are printed once, by presentError; help asked for by mistake still goes to stderr.
