@@ -1,6 +1,12 @@
 import { ConfigError } from '../../../config';
 import { resolveRunbookStateDir } from '../../../activities/data';
-import { makePlan, planAsLines, planReaderFrom, type PlanRequest } from '../../../client/plan';
+import {
+  makePlan,
+  nodeOutcomeLines,
+  planAsLines,
+  planReaderFrom,
+  type PlanRequest,
+} from '../../../client/plan';
 import { depsFromEnv } from '../../../worker/deps';
 import type { PlanReport } from '../../../workflows/plan-report';
 import { UsageError } from '../../errors';
@@ -21,4 +27,4 @@ export async function planFor(request: PlanRequest): Promise<PlanReport> {
   return makePlan(reader, request);
 }
 
-export { planAsLines };
+export { nodeOutcomeLines, planAsLines };
