@@ -6,6 +6,7 @@ import type { Decision } from '../../../workflows/contracts';
 import { firstIssue } from '../../../mesh/zod-issue';
 import { UsageError } from '../../errors';
 import { printJson, printLine } from '../../output';
+import { forTerminal } from '../../terminal-text';
 import { withClient } from '../client';
 import { load } from '../lazy';
 import { whoDecided } from '../render-gate';
@@ -58,7 +59,8 @@ export async function clear(request: ClearRequest): Promise<void> {
         identity: request.identity,
       };
       if (request.json) return printJson(record);
-      printLine(`cleared ${node}: by ${whoDecided(record)} at ${cleared.at}: ${cleared.reason}`);
+      const shown = forTerminal(record);
+      printLine(`cleared ${node}: by ${whoDecided(shown)} at ${shown.at}: ${shown.reason}`);
       printLine(
         `the last runbook on ${node} (${last.type}, run ${last.runId}) ended with its rollback failed; runbooks may start on ${node} again`,
       );

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { z } from 'zod';
 import { printJson, printLine } from '../../output';
+import { forTerminal } from '../../terminal-text';
 import { exitForPhase } from '../exit-codes';
 import { resolveRunbookId } from '../kinds';
 import { load } from '../lazy';
@@ -29,7 +30,7 @@ export function registerStatus(runbook: Command): void {
           );
         }
         if (input.json) printJson(observed.status);
-        else renderStatus(observed.status, new Date()).forEach((line) => printLine(line));
+        else renderStatus(forTerminal(observed.status), new Date()).forEach((line) => printLine(line));
         process.exitCode = exitForPhase(observed.status.phase);
       });
     });

@@ -1,6 +1,7 @@
 import { fleetOrderLine } from '../../../client/start-fleet';
 import type { FleetPlanReport, PlanReport } from '../../../workflows/plan-report';
 import { printJson, printLine } from '../../output';
+import { forTerminal } from '../../terminal-text';
 import type { EdgeFlipOptions } from '../start/edge-flip-input';
 import { fleetInputFromMesh } from '../start/fleet-input';
 import type { FleetOptions } from '../start/fleet-options';
@@ -40,9 +41,10 @@ export async function printFleetPlan(
   };
   if (json) printJson(report);
   else {
-    printLine(`plan: edge-flip fleet of ${report.module}: ${report.fleet} (exit ${report.exitCode})`);
-    for (const plan of plans) nodeOutcomeLines(plan).forEach((line) => printLine(line));
-    for (const { node, problem } of unplanned) printLine(`${node}: no plan could be made (${problem})`);
+    const shown = forTerminal(report);
+    printLine(`plan: edge-flip fleet of ${shown.module}: ${shown.fleet} (exit ${shown.exitCode})`);
+    for (const plan of shown.plans) nodeOutcomeLines(plan).forEach((line) => printLine(line));
+    for (const { node, problem } of shown.unplanned) printLine(`${node}: no plan could be made (${problem})`);
     printLine('');
     printLine('Each node in full: `mesh runbook plan edge-flip --node <node>` with the same options.');
   }

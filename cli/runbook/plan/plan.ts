@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { z } from 'zod';
 import { printJson, printLine } from '../../output';
+import { forTerminal } from '../../terminal-text';
 import { onUnknownSubcommand } from '../../unknown-command';
 import { operator } from '../kinds';
 import { load } from '../lazy';
@@ -83,6 +84,6 @@ async function printPlan(request: Parameters<ReturnType<typeof load.plan>['planF
   const { planFor, planAsLines } = load.plan();
   const report = await planFor(request);
   if (json) printJson(report);
-  else for (const line of planAsLines(report)) printLine(line);
+  else for (const line of planAsLines(forTerminal(report))) printLine(line);
   process.exitCode = report.exitCode;
 }
