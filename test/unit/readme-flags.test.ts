@@ -2,27 +2,22 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { Command } from 'commander';
-import { registerConfigCommands } from '../../cli/config-command';
+import type { Command } from 'commander';
 import { addLocalVerbs } from '../../cli/local';
-import { declareLocal } from '../../cli/local/group';
-import { registerRunbookCommands } from '../../cli/runbook';
+import { buildProgram } from '../../cli/program';
 
 const README = readFileSync(join(__dirname, '..', '..', 'README.md'), 'utf8');
 
 /** `mesh runbook` with every verb, as the CLI registers them. */
 function runbookCommand(): Command {
-  const program = new Command('mesh');
-  registerRunbookCommands(program);
+  const program = buildProgram(['runbook'], false);
   return program.commands.find((c) => c.name() === 'runbook') ?? assert.fail('no runbook group');
 }
 
-/** The whole `mesh` command: its own options, `mesh config`, every `mesh local` and `mesh runbook` verb. */
+/** The whole `mesh` command as the CLI builds it: its own options, every `mesh local` and `mesh runbook` verb. */
 function meshCommand(): Command {
-  const program = new Command('mesh');
-  registerConfigCommands(program);
-  addLocalVerbs(declareLocal(program));
-  registerRunbookCommands(program);
+  const program = buildProgram(['runbook'], false);
+  addLocalVerbs(program.commands.find((c) => c.name() === 'local') ?? assert.fail('no local group'));
   return program;
 }
 
