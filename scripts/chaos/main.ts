@@ -4,6 +4,7 @@ import { allHeld, failedRun, type ExperimentResult } from './result';
 import { renderTable } from './table';
 import { badOperatorInput } from './bad-operator-input';
 import { concurrentStarts } from './concurrent-starts';
+import { crossedProbes } from './crossed-probes';
 import { dockerRestart } from './docker-restart';
 import { hostileMeshInput } from './hostile-mesh-input';
 import { lateDecisions } from './late-decisions';
@@ -44,6 +45,7 @@ const EXPERIMENT_RUNNERS: Partial<Record<ExperimentName, Experiment>> = {
   'long-waits': (_env, options, log) => longWaits(options.quick, log),
   'terminal-dies': (_env, options, log) => terminalDies(options.quick, log),
   'two-workers': (_env, options, log) => twoWorkers(options.quick, log),
+  'crossed-probes': (_env, _options, log) => crossedProbes(log),
 };
 
 async function main(): Promise<number> {

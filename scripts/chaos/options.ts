@@ -9,6 +9,7 @@ export const EXPERIMENTS = [
   'long-waits',
   'terminal-dies',
   'two-workers',
+  'crossed-probes',
 ] as const;
 export type ExperimentName = (typeof EXPERIMENTS)[number];
 
