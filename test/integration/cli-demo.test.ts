@@ -119,5 +119,23 @@ describe('mesh runbook demo: resets its state, and says the command that really 
       new RegExp(`stopped; ${id} waits at approve-stop-predecessor\\. Resume the demo`),
     );
     assert.equal(RESUME.exec(resumed.output())?.[1], command, 'the same command resumes it again');
+
+    // Each run ends by saying what it leaves and the command that removes it; that command does.
+    for (const output of [first.output(), resumed.output()]) {
+      assert.match(
+        output,
+        new RegExp(
+          `demo: left behind on the local Docker engine: \\d+ running container\\(s\\) of ${node} \\(.*${node}\\.caddy\\.edge`,
+        ),
+      );
+      assert.ok(
+        output.includes(`remove them all with \`mesh runbook demo --reset --state-dir ${stateDir}\``),
+        output,
+      );
+    }
+    assert.ok((await containersOf(node)) > 0);
+    const reset = shell(`mesh runbook demo --reset --state-dir ${stateDir}`, binDir);
+    assert.equal(await reset.exited, 0, reset.output());
+    assert.equal(await containersOf(node), 0, reset.output());
   });
 });
