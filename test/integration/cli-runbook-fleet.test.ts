@@ -24,12 +24,13 @@ async function untilApproval(world: RunbookWorld, node: string): Promise<void> {
   }
 }
 
-async function started(world: RunbookWorld, id: string): Promise<boolean> {
+/** Whether a run under `id` started since `since` (the fleet's id is the same in every test of the namespace). */
+async function started(world: RunbookWorld, id: string, since: Date): Promise<boolean> {
   return world.client.workflow
     .getHandle(id)
     .describe()
     .then(
-      () => true,
+      (run) => run.startTime >= since,
       (error: unknown) => {
         assert.ok(error instanceof WorkflowNotFoundError, String(error));
         return false;
@@ -65,6 +66,7 @@ async function fleetOptions(world: RunbookWorld, count: number) {
 
 describe('mesh runbook start edge-flip --nodes: one fleet runbook (real Temporal, real Docker, the CLI as a subprocess)', () => {
   it('refuses a bad fleet with one sentence and exit 2, and starts nothing', async () => {
+    const since = new Date();
     await using world = await runbookWorld();
     const { input, nodes, options } = await fleetOptions(world, 2);
     const [a, b] = nodes as [string, string];
@@ -125,11 +127,12 @@ describe('mesh runbook start edge-flip --nodes: one fleet runbook (real Temporal
     const single = await mesh(world, 'start', ...options.filter((o) => o !== '--nodes'));
     assert.equal(single.code, 2);
     assert.match(single.stderr, /^error: Name the node to flip with --node, or a fleet/);
-    assert.equal(await started(world, fleetWorkflowId('route-proxy')), false, 'no fleet started');
-    assert.equal(await started(world, runbookWorkflowId(b)), false, 'no node of it started');
+    assert.equal(await started(world, fleetWorkflowId('route-proxy'), since), false, 'no fleet started');
+    assert.equal(await started(world, runbookWorkflowId(b), since), false, 'no node of it started');
   });
 
   it("plan takes the fleet's options: each node's predicted outcome, nothing started; a bad fleet is refused as start refuses it", async () => {
+    const since = new Date();
     await using world = await runbookWorld();
     const { nodes, options } = await fleetOptions(world, 2);
     const [a, b] = nodes as [string, string];
@@ -166,8 +169,8 @@ describe('mesh runbook start edge-flip --nodes: one fleet runbook (real Temporal
       refused.stderr,
       /^error: --successor-address gives .* the same URL, http:\/\/127\.0\.0\.1:1 /,
     );
-    assert.equal(await started(world, fleetWorkflowId('route-proxy')), false, 'plan starts nothing');
-    assert.equal(await started(world, runbookWorkflowId(a)), false);
+    assert.equal(await started(world, fleetWorkflowId('route-proxy'), since), false, 'plan starts nothing');
+    assert.equal(await started(world, runbookWorkflowId(a), since), false);
   });
 
   it('--all-nodes-with caddy starts the fleet; status, list and watch show it and each node; nodes are decided on themselves', async () => {

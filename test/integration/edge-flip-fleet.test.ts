@@ -10,6 +10,7 @@ import {
   seedFleet,
   startFleet,
 } from '../support/edge-flip-fleet';
+import { FLEET_NODE_HEADER } from '../../mesh/local/scenarios/edge-fleet';
 import { runbookWorld } from '../support/runbook-world';
 import {
   closedFailing,
@@ -119,7 +120,37 @@ describe('edge-flip fleet: each node runs its own runbook as a child, canary fir
     }
   });
 
-  it('abort decided at the fleet while the canary runs cancels it (its undo runs) and starts no other node', async () => {
+  it('with a node header and markers that do not name the node, an answer from another node fails the probe too', async () => {
+    await using world = await runbookWorld();
+    const input = await seedFleet(world, { count: 2 });
+    for (const runbook of input.runbooks)
+      Object.assign(runbook, {
+        successorMarker: 'served by route-proxy',
+        predecessorMarker: 'served by caddy',
+        nodeHeader: FLEET_NODE_HEADER,
+      });
+    const [canary, second] = input.runbooks as [EdgeFlipInputArg, EdgeFlipInputArg];
+    second.publicAddress = `http://[::ffff:127.0.0.1]:${new URL(canary.publicAddress).port}`;
+    const fleet = await startFleet(world, input);
+    try {
+      assert.equal(await answerNode(world, fleet, canary.node), 'approve', 'the canary answers as itself');
+      const paused = await fleetWaitsOrEnds(fleet);
+      assert.equal(paused.waiting?.gate, second.node);
+      const own = await nodeStatus(world, second.node);
+      assert.equal(own.waiting?.gate, 'preflight', own.waiting?.reason);
+      assert.match(
+        own.waiting?.reason ?? '',
+        new RegExp(`git\\.example\\.test \\(status 200, .*answered by ${canary.node}, not ${second.node}\\)`),
+      );
+      assert.equal(stepState(own, 'stop-predecessor'), 'pending');
+      assert.equal(stepState(await nodeStatus(world, canary.node), 'probe-public'), 'done');
+    } finally {
+      await fleet.cancel();
+      await fleet.result().catch(() => undefined);
+    }
+  });
+
+  it('abort decided at the fleet while the canary runs (its undo runs) and starts no other node', async () => {
     await using world = await runbookWorld();
     const input = await seedFleet(world, { count: 3 });
     const [canary, second] = input.runbooks.map((r) => r.node);

@@ -10,7 +10,7 @@ import { DEMO_PUBLIC_NAMES, type EdgeScenario } from './edge-flip-incident';
  * The novox incident across a fleet on one Docker engine: every node runs the same two modules, as a real
  * fleet does, and each node's own config (`/etc/edge/public-port`, `/etc/edge/staging-port` under its host
  * root) says where its edge listens, as a real node's own address would, and `/etc/edge/node` its name,
- * which its edges put in every answer so a probe can tell which node answered. Nodes with `leftovers` carry
+ * which its edges put in every answer (body and X-Served-By header) so a probe can tell which node answered. Nodes with `leftovers` carry
  * the data dirs a rolled-back attempt left, so route-proxy is held there until taken.
  */
 export interface FleetNodeSeed {
@@ -26,8 +26,21 @@ const PUBLIC = `$(cat ${CONFIG}/public-port)`;
 const STAGING = `$(cat ${CONFIG}/staging-port)`;
 const NODE = `$(cat ${CONFIG}/node)`;
 
-/** What a node's edge answers with: the module and the node's own name, ended by a full stop. */
-const page = (module: string) => `echo "served by ${module} on ${NODE}." > /www/index.html`;
+/** The answer header in which every edge of the fleet names its node. */
+export const FLEET_NODE_HEADER = 'X-Served-By';
+
+/**
+ * What a node's edge answers with, from a CGI script busybox httpd runs for `/`: the node's name in the
+ * X-Served-By header, the module and the node's name in the body, ended by a full stop.
+ */
+const page = (module: string) =>
+  [
+    'mkdir -p /www/cgi-bin',
+    'rm -f /www/index.html',
+    "echo '#!/bin/sh' > /www/cgi-bin/index.cgi",
+    `echo "printf 'Content-Type: text/plain\\r\\n${FLEET_NODE_HEADER}: ${NODE}\\r\\n\\r\\nserved by ${module} on ${NODE}.\\n'" >> /www/cgi-bin/index.cgi`,
+    'chmod +x /www/cgi-bin/index.cgi',
+  ].join(' && ');
 
 /** The marker of `module`'s answers on `node` (so `edge1.` is never part of `edge10.`'s). */
 export function fleetMarker(module: string, node: string): string {
