@@ -65,7 +65,7 @@ export async function showFleetPlansAndConfirm(
   return plans;
 }
 
-export async function planOrNote(kind: RunbookKind, input: unknown): Promise<PlanReport | null> {
+async function planOrNote(kind: RunbookKind, input: unknown): Promise<PlanReport | null> {
   try {
     const { planFor } = load.plan();
     return await planFor(
