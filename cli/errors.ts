@@ -2,6 +2,7 @@ import { CommanderError } from 'commander';
 import type * as Zod from 'zod';
 import { MeshCommandError, MeshRefusedError, MeshUnreadableError } from '../mesh/errors';
 import { firstIssue } from '../mesh/zod-issue';
+import { terminalSafe } from './terminal-text';
 
 /** Exit codes the CLI documents; `process.exit` is called only in main.ts. */
 export const EXIT = { ok: 0, failure: 1, usage: 2, waiting: 3, rolledBack: 4, failedOrAborted: 5 } as const;
@@ -30,15 +31,7 @@ export interface Presented {
  * Control characters an argument brought into a message, shown as `\u001b` instead of sent to the operator's
  * terminal (an escape sequence in a node name must not recolour or clear it). Line breaks and tabs stay.
  */
-export function terminalSafe(text: string): string {
-  let safe = '';
-  for (const ch of text) {
-    const code = ch.codePointAt(0) ?? 0;
-    const control = (code < 0x20 && ch !== '\n' && ch !== '\t') || (code >= 0x7f && code <= 0x9f);
-    safe += control ? `\\u${code.toString(16).padStart(4, '0')}` : ch;
-  }
-  return safe;
-}
+export { terminalSafe } from './terminal-text';
 
 /**
  * zod's error, asked of zod only when the name says it may be one: an error from zod means zod is loaded,

@@ -1,23 +1,10 @@
-import { Command, CommanderError } from 'commander';
+import { CommanderError } from 'commander';
 import { quietWhenReaderLeaves, readerClosedEarly } from './closed-pipe';
-import { registerConfigCommands } from './config-command';
 import { DETACHED, EXIT, presentError } from './errors';
 import { printError } from './output';
-import { registerGroups } from './groups';
 import { argsAsInvoked, invokedAsPlugin } from './plugin-name';
+import { buildProgram } from './program';
 import { unknownSubcommand } from './unknown-command';
-
-function buildProgram(args: readonly string[], asPlugin: boolean): Command {
-  const program = new Command('mesh')
-    .description('mesh runbook: durable, evidence-checking cutovers for a mesh fleet')
-    .showSuggestionAfterError(true)
-    .exitOverride()
-    // Errors are printed once, by presentError; help asked for by mistake still goes to stderr.
-    .configureOutput({ outputError: () => undefined });
-  registerConfigCommands(program);
-  registerGroups(program, args, asPlugin);
-  return program;
-}
 
 /** Help the operator asked for is exit 0; help shown because a command is missing (`mesh runbook`) is 2. */
 function helpExit(error: CommanderError): number | undefined {

@@ -1,4 +1,5 @@
 import pc from 'picocolors';
+import { jsonSafe } from './terminal-text';
 
 /** Colour only on a terminal: picocolors alone also colours under CI=true, which scripts then have to strip. */
 function coloursFor(stream: NodeJS.WriteStream): ReturnType<typeof pc.createColors> {
@@ -23,12 +24,12 @@ export function isLiveTerminal(stream: NodeJS.WriteStream = process.stdout): boo
 
 /** Results go to stdout; logs and errors to stderr. */
 export function printJson(value: unknown): void {
-  process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+  process.stdout.write(`${jsonSafe(JSON.stringify(value, null, 2))}\n`);
 }
 
 /** One JSON object per line, for commands that report as they go (`watch --json`): `jq -c` reads them. */
 export function printJsonLine(value: unknown): void {
-  process.stdout.write(`${JSON.stringify(value)}\n`);
+  process.stdout.write(`${jsonSafe(JSON.stringify(value))}\n`);
 }
 
 export function printLine(line = ''): void {

@@ -1,4 +1,5 @@
 import type { DataPathMoveInputArg, EdgeFlipInputArg, RunbookKind } from '../workflows/contracts';
+import { plain } from '../workflows/runbook/details';
 
 export interface LaunchDescription {
   /** One line for the Temporal Web UI's list and the run's page. */
@@ -17,6 +18,13 @@ export function launchDescription(kind: RunbookKind, input: unknown): LaunchDesc
         `**public names:** ${i.publicNames.join(', ')}`,
         `**public address:** ${i.publicAddress}`,
         `**successor address:** ${i.successorAddress}`,
+        ...(i.successorMarker !== undefined ? [`**successor marker:** ${plain(i.successorMarker)}`] : []),
+        ...(i.predecessorMarker !== undefined
+          ? [`**predecessor marker:** ${plain(i.predecessorMarker)}`]
+          : []),
+        ...(i.nodeHeader !== undefined
+          ? [`**node header:** ${plain(i.nodeHeader)} (its value must be ${i.node})`]
+          : []),
       ],
     };
   }
@@ -24,8 +32,8 @@ export function launchDescription(kind: RunbookKind, input: unknown): LaunchDesc
   return {
     summary: `data-path-move on ${i.node}: ${i.module} ${i.from} → ${i.to} (started by ${i.startedBy})`,
     parameters: [
-      `**from:** ${i.from}`,
-      `**to:** ${i.to}`,
+      `**from:** ${plain(i.from)}`,
+      `**to:** ${plain(i.to)}`,
       `**containers:** ${i.containers?.join(', ') || 'whatever mounts --from'}`,
     ],
   };

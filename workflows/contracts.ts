@@ -94,6 +94,12 @@ const HttpAddress = z
     return port === undefined || (Number(port) >= 1 && Number(port) <= 65535);
   }, 'its port must be 1 to 65535');
 
+/** An HTTP header name (an RFC 9110 token), e.g. X-Served-By. */
+export const HeaderName = z
+  .string()
+  .max(100)
+  .regex(/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/, 'an HTTP header name, e.g. X-Served-By');
+
 /** How long a runbook waits for mesh and containers before it asks the operator; tests shorten them. */
 export const Timings = z.strictObject({
   applyReportMs: z.number().int().positive().default(60_000),
@@ -124,9 +130,15 @@ export const EdgeFlipInput = z
     successorAddress: HttpAddress,
     expectStatus: z.number().int().min(100).max(599).default(200),
     /** Text only the successor's answers contain, so a probe cannot mistake the predecessor for it. */
-    successorMarker: z.string().min(1).optional(),
+    successorMarker: z.string().min(1, 'must not be empty').optional(),
     /** Text only the predecessor's answers contain, so a rollback knows the predecessor answers again. */
-    predecessorMarker: z.string().min(1).optional(),
+    predecessorMarker: z.string().min(1, 'must not be empty').optional(),
+    /**
+     * The answer header whose value names the node that answered (e.g. X-Served-By): every probe then
+     * fails an answer from any other node. Absent: runbooks started before it, and probes that tell the
+     * node by its markers.
+     */
+    nodeHeader: HeaderName.optional(),
     startedBy: z.string().min(1),
     timings: Timings.default(Timings.parse({})),
     /** Each gate's verdict as `mesh runbook plan` predicted it at the start; a gate that differs says so. */

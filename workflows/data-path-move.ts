@@ -16,6 +16,7 @@ import { ContainerMemory } from './runbook/memory';
 import { openRunbook } from './runbook/open';
 import { recordNodeHosts } from './runbook/hosts';
 import {
+  MEMORY_PER_NODE,
   NODE_HOSTS,
   OLD_DATA_DRY_RUN,
   RECREATE_THROUGH_MESH,
@@ -41,7 +42,7 @@ export async function dataPathMove(rawInput: DataPathMoveInputArg): Promise<Runb
     nodes.length === 1 && all[0] !== undefined
       ? line(all[0])
       : all.map((r, i) => `${nodes[i]}: ${line(r)}`).join('; ');
-  const memory = new ContainerMemory();
+  const memory = new ContainerMemory(patched(MEMORY_PER_NODE));
 
   const touches = {
     nodes,

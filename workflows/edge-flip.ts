@@ -20,7 +20,12 @@ export async function edgeFlip(rawInput: EdgeFlipInputArg): Promise<RunbookStatu
   const input = parseInput(EdgeFlipInput, rawInput);
   if (!patched(REVISION_2)) return edgeFlipV1(input);
   const { node, module, predecessor, timings } = input;
-  const publicNames = { names: input.publicNames, expectStatus: input.expectStatus };
+  const publicNames = {
+    names: input.publicNames,
+    expectStatus: input.expectStatus,
+    // Every probe proves which node answered when the operator named the header that says so.
+    ...(input.nodeHeader !== undefined ? { node, nodeHeader: input.nodeHeader } : {}),
+  };
   const onPublic: ProbeTarget = { ...publicNames, address: input.publicAddress };
   const successor: ProbeTarget = {
     ...publicNames,
@@ -45,7 +50,7 @@ export async function edgeFlip(rawInput: EdgeFlipInputArg): Promise<RunbookStatu
     what: `edge-flip ${predecessor} → ${module} on ${node}`,
   };
   return openRunbook(EDGE_FLIP, { ...input, touches }, async (rb) => {
-    await rb.step(PREFLIGHT, () => preflight(input));
+    await rb.step(PREFLIGHT, () => preflight(input, predecessorAnswers));
 
     rb.undo('unassign-successor', () => removeSuccessor());
     await rb.step('assign-successor', () => act.assignModule({ module, node }));
@@ -249,14 +254,17 @@ async function lightTheEdgeFirst(
     throw ApplicationFailure.nonRetryable(`${predecessor} restart: ${problems.join('; ')}`);
 }
 
-/** The node as the flip needs it: the predecessor runs and serves every name, the successor does not run. */
-async function preflight(input: EdgeFlipInput): Promise<string> {
+/**
+ * The node as the flip needs it: the predecessor runs, the successor does not, and the public names are
+ * answered by the predecessor itself (its marker, not the successor's, from this node): the answer the
+ * rollback probe will want, known good before anything changes.
+ */
+async function preflight(input: EdgeFlipInput, predecessorAnswers: ProbeTarget): Promise<string> {
   const { node, module, predecessor } = input;
   const host = patched(NODE_HOSTS) ? `; ${await recordNodeHosts([node])}` : '';
   const predecessorRuns = () => act.runningModuleContainers({ node, module: predecessor });
   const successorRuns = () => act.runningModuleContainers({ node, module });
-  const served = () =>
-    probeOnce({ address: input.publicAddress, names: input.publicNames, expectStatus: input.expectStatus });
+  const served = () => probeOnce(predecessorAnswers);
   if (patched(PARALLEL_READS)) {
     const [running, successorRunning, answers] = await Promise.all([
       predecessorRuns(),

@@ -102,3 +102,19 @@ export const PlanReport = z.strictObject({
   notChecked: z.array(z.string()),
 });
 export type PlanReport = z.infer<typeof PlanReport>;
+
+/** `mesh runbook plan edge-flip --nodes ...`: each node's plan, in the order the fleet would run them. */
+export const FleetPlanReport = z.strictObject({
+  version: z.literal(PLAN_REPORT_VERSION),
+  kind: z.literal('edge-flip'),
+  module: Name,
+  /** The order as `start` says it: `canary a, then one at a time: b, c`. */
+  fleet: z.string(),
+  nodes: z.array(Name),
+  /** The worst of the nodes': 1 when a node's plan could not be made, else 2, 3 or 0 as for one node. */
+  exitCode: z.union([z.literal(0), z.literal(1), z.literal(2), z.literal(3)]),
+  plans: z.array(PlanReport),
+  /** Nodes whose plan could not be made, and why. */
+  unplanned: z.array(z.strictObject({ node: Name, problem: z.string() })),
+});
+export type FleetPlanReport = z.infer<typeof FleetPlanReport>;

@@ -4,7 +4,7 @@ import https from 'node:https';
 /** At most this much of a body is read when looking for a marker. */
 const MAX_BODY_BYTES = 1024 * 1024;
 
-export type GetOutcome = { status: number; body: string } | { error: string };
+export type GetOutcome = { status: number; body: string; header?: string } | { error: string };
 
 function describe(error: unknown): string {
   const e = error as { message?: string; code?: string };
@@ -14,13 +14,15 @@ function describe(error: unknown): string {
 /**
  * GET / at `address` with `Host: name` (node:http, since fetch refuses to set Host). Over https the name
  * is also the TLS server name, so certificates are checked for the public name. Never rejects: a refused
- * connection or an answer (headers and body) slower than `timeoutMs` comes back as `error`.
+ * connection or an answer (headers and body) slower than `timeoutMs` comes back as `error`. With
+ * `header`, that answer header's value comes back too ('' when the answer has none).
  */
 export function getWithHost(
   address: URL,
   name: string,
   timeoutMs: number,
   readBody: boolean,
+  header?: string,
 ): Promise<GetOutcome> {
   const secure = address.protocol === 'https:';
   return new Promise((resolve) => {
@@ -45,11 +47,14 @@ export function getWithHost(
     request.on('error', (error) => finish({ error: describe(error) }));
     request.on('response', (response) => {
       const status = response.statusCode ?? 0;
+      const value = header === undefined ? undefined : response.headers[header.toLowerCase()];
+      const answered =
+        value === undefined && header === undefined ? {} : { header: [value ?? ''].flat().join(', ') };
       response.on('error', (error) => finish({ error: describe(error) }));
       response.on('close', () => finish({ error: 'the connection closed before the answer ended' }));
       if (!readBody) {
         response.resume();
-        response.on('end', () => finish({ status, body: '' }));
+        response.on('end', () => finish({ status, body: '', ...answered }));
         return;
       }
       const chunks: Buffer[] = [];
@@ -58,7 +63,7 @@ export function getWithHost(
         if (size < MAX_BODY_BYTES) chunks.push(chunk);
         size += chunk.length;
       });
-      response.on('end', () => finish({ status, body: Buffer.concat(chunks).toString('utf8') }));
+      response.on('end', () => finish({ status, body: Buffer.concat(chunks).toString('utf8'), ...answered }));
     });
     request.end();
   });

@@ -9,18 +9,24 @@ export { ProbeInput, ProbeResult } from './schemas';
 
 async function probeOne(address: URL, name: string, input: ProbeInput): Promise<ProbeResult> {
   const wantsBody = input.marker !== undefined || input.absentMarker !== undefined;
-  const outcome = await getWithHost(address, name, input.timeoutMs, wantsBody);
+  const outcome = await getWithHost(address, name, input.timeoutMs, wantsBody, input.nodeHeader);
   if ('error' in outcome) return { name, ok: false, error: outcome.error };
   const markerFound = input.marker !== undefined ? outcome.body.includes(input.marker) : undefined;
   const absentMarkerFound =
     input.absentMarker !== undefined ? outcome.body.includes(input.absentMarker) : undefined;
-  const ok = outcome.status === input.expectStatus && markerFound !== false && absentMarkerFound !== true;
+  const answeredBy = input.nodeHeader !== undefined ? (outcome.header ?? '').trim() : undefined;
+  const ok =
+    outcome.status === input.expectStatus &&
+    markerFound !== false &&
+    absentMarkerFound !== true &&
+    (answeredBy === undefined || answeredBy === input.node);
   return {
     name,
     ok,
     status: outcome.status,
     ...(markerFound !== undefined ? { markerFound } : {}),
     ...(absentMarkerFound !== undefined ? { absentMarkerFound } : {}),
+    ...(answeredBy !== undefined ? { answeredBy } : {}),
   };
 }
 

@@ -4,6 +4,7 @@ import type * as Client from './client';
 import type * as Decision from './decide/decision';
 import type * as Demo from './demo/run';
 import type * as Fleet from './start/fleet-launch';
+import type * as FleetPlan from './plan/fleet-plan';
 import type * as Follow from './follow/follow';
 import type * as HistoryRead from './history/read';
 import type * as HistoryRender from './history/render';
@@ -38,6 +39,8 @@ export const load = {
   plans: () => require('./plan-help') as typeof PlanHelp,
   /** The plan of a runbook: the mesh adapter, Docker and the activities that read a node. */
   plan: () => require('./plan/run-plan') as typeof Plan,
+  /** A fleet's plan: its nodes resolved through mesh, each node's plan. */
+  fleetPlan: () => require('./plan/fleet-plan') as typeof FleetPlan,
   workerDeps: () => require('../../worker/deps') as typeof Deps,
   devServer: () => require('../../worker/dev-server') as typeof DevServer,
   workerRun: () => require('../../worker/run') as typeof Run,

@@ -104,7 +104,14 @@ async function preflightRefusals(r: PlanReader, input: EdgeFlipInput) {
   const successorRunning = await r.act.runningModuleContainers({ node, module });
   if (successorRunning.length > 0)
     refusals.push(`successor ${module} is already running on ${node}: ${successorRunning.join(', ')}`);
-  const target = { address: input.publicAddress, expectStatus: input.expectStatus };
+  // As the runbook's preflight probes: the predecessor's own answer, from this node.
+  const target = {
+    address: input.publicAddress,
+    expectStatus: input.expectStatus,
+    ...(input.predecessorMarker !== undefined ? { marker: input.predecessorMarker } : {}),
+    ...(input.successorMarker !== undefined ? { absentMarker: input.successorMarker } : {}),
+    ...(input.nodeHeader !== undefined ? { node, nodeHeader: input.nodeHeader } : {}),
+  };
   const probed = await r.act.probePublicNames({ ...target, names: input.publicNames, timeoutMs: 5_000 });
   const served = summariseProbes(probed, target);
   if (probed.some((p) => !p.ok))

@@ -15,4 +15,4 @@ export function makePlan(reader: PlanReader, request: PlanRequest): Promise<Plan
 }
 
 export { planReaderFrom, type PlanReader } from './reader';
-export { planAsLines } from './render';
+export { nodeOutcomeLines, planAsLines } from './render';

@@ -6,6 +6,16 @@ const OUTCOME: Record<PlanReport['outcome'], string> = {
   refused: 'preflight would refuse it',
 };
 
+/** One node's plan in a fleet's: its outcome, why preflight would refuse it, and the decisions to expect. */
+export function nodeOutcomeLines(plan: PlanReport): string[] {
+  const [headline = ''] = planAsLines(plan);
+  return [
+    headline,
+    ...plan.refusals.map((refusal) => `  refused at preflight: ${refusal}`),
+    ...plan.decisions.map((d) => `  ${d.step}: ${d.sentence}`),
+  ];
+}
+
 /** The plan as a terminal shows it: the outcome, the decisions to expect, what it rests on, every step. */
 export function planAsLines(plan: PlanReport): string[] {
   const where = plan.nodes.length > 1 ? plan.nodes.join(', ') : plan.node;

@@ -64,6 +64,7 @@ function badCalls(node: string): BadCall[] {
       '--public-address': 'http://127.0.0.1:1',
       '--successor-address': 'http://127.0.0.1:2',
       '--successor-marker': 'route-proxy',
+      '--predecessor-marker': 'caddy',
       '--detach': '',
       ...over,
     };
@@ -84,7 +85,7 @@ function badCalls(node: string): BadCall[] {
   };
   add('unknown kind', 'runbook', 'start', 'flip-everything');
   add('unknown kind with traversal', 'runbook', 'start', '../edge-flip');
-  for (const flag of ['--node', '--module', '--predecessor'])
+  for (const flag of ['--node', '--module', '--predecessor', '--successor-marker', '--predecessor-marker'])
     add(`edge-flip without ${flag}`, 'runbook', 'start', 'edge-flip', ...edge({ [flag]: '\0omit' }));
   for (const name of HOSTILE_NAMES) {
     add(`edge-flip --node ${shown(name)}`, 'runbook', 'start', 'edge-flip', ...edge({ '--node': name }));

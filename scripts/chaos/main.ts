@@ -4,6 +4,7 @@ import { allHeld, failedRun, type ExperimentResult } from './result';
 import { renderTable } from './table';
 import { badOperatorInput } from './bad-operator-input';
 import { concurrentStarts } from './concurrent-starts';
+import { crossedProbes } from './crossed-probes';
 import { dockerRestart } from './docker-restart';
 import { hostileMeshInput } from './hostile-mesh-input';
 import { keeperLost } from './keeper-lost';
@@ -49,6 +50,7 @@ const EXPERIMENT_RUNNERS: Partial<Record<ExperimentName, Experiment>> = {
   'two-workers': (_env, options, log) => twoWorkers(options.quick, log),
   reset: (_env, options, log) => resets(options.quick, log),
   'keeper-lost': (_env, options, log) => keeperLost(options.quick, log),
+  'crossed-probes': (_env, _options, log) => crossedProbes(log),
 };
 
 async function main(): Promise<number> {

@@ -11,6 +11,7 @@ export const EXPERIMENTS = [
   'two-workers',
   'reset',
   'keeper-lost',
+  'crossed-probes',
 ] as const;
 export type ExperimentName = (typeof EXPERIMENTS)[number];
 

@@ -1,11 +1,13 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { promisify } from 'node:util';
 import { fleetDemoNodes } from '../../cli/runbook/demo/fleet';
 import { removeNodeContainers } from '../../docker/cleanup';
+import { DockerEngine, LABEL } from '../../docker/engine';
 import { runbookWorkflowId } from '../../workflows/contracts';
 import { Scratch } from '../support/scratch';
 
@@ -47,5 +49,30 @@ describe('mesh runbook demo fleet --yes (its own dev server, real Docker)', () =
     assert.match(stdout, /4 of 4 completed/);
     for (const node of nodes)
       assert.match(stdout, new RegExp(`demo: ${node}: .* status 200, served by route-proxy`));
+
+    // It ends by saying what it leaves running, and the command that removes it.
+    const engine = new DockerEngine();
+    const running = async () =>
+      (await Promise.all(nodes.map((node) => engine.listByLabels({ [LABEL.node]: node })))).flat();
+    const left = await running();
+    assert.equal(left.length, 12, 'route-proxy: three containers on each of the four nodes');
+    const said = new RegExp(
+      `demo: left behind on the local Docker engine: 12 running container\\(s\\) of ${[...nodes].sort().join(', ')} \\(`,
+    );
+    assert.match(stdout, said);
+    for (const container of left)
+      assert.ok(stdout.includes(container.Names[0]!.slice(1)), container.Names[0]);
+    assert.match(
+      stdout,
+      /demo: the dev server and worker have stopped; the server database and the local mesh stay in /,
+    );
+    const reset = /remove them all with `mesh runbook demo (--reset --state-dir \S+)`/.exec(stdout);
+    assert.ok(reset, stdout.slice(-2_000));
+    const removed = await run(MESH, ['runbook', 'demo', ...(reset[1] ?? '').split(' ')], {
+      env: { ...process.env, NO_COLOR: '1' },
+    });
+    assert.match(removed.stdout, new RegExp(`demo: removed 12 container\\(s\\) of .* and ${stateDir}`));
+    assert.deepEqual(await running(), []);
+    assert.equal(existsSync(stateDir), false, 'the state directory is gone');
   });
 });

@@ -51,6 +51,7 @@ describe('mesh runbook demo: resets its state, and says the command that really 
   const scratch = new Scratch();
   const node = `demo${randomBytes(3).toString('hex')}`;
   const earlierNode = `${node}-earlier`;
+  const forgeNode = `${node}-forge`;
   let running: Shell | undefined;
 
   after(async () => {
@@ -59,7 +60,7 @@ describe('mesh runbook demo: resets its state, and says the command that really 
       running.kill('SIGINT');
       await gone;
     }
-    await removeNodeContainers([node, earlierNode]);
+    await removeNodeContainers([node, earlierNode, forgeNode]);
     await scratch.cleanup();
   });
 
@@ -119,5 +120,47 @@ describe('mesh runbook demo: resets its state, and says the command that really 
       new RegExp(`stopped; ${id} waits at approve-stop-predecessor\\. Resume the demo`),
     );
     assert.equal(RESUME.exec(resumed.output())?.[1], command, 'the same command resumes it again');
+
+    // Each run ends by saying what it leaves and the command that removes it; that command does.
+    for (const output of [first.output(), resumed.output()]) {
+      assert.match(
+        output,
+        new RegExp(
+          `demo: left behind on the local Docker engine: \\d+ running container\\(s\\) of ${node} \\(.*${node}\\.caddy\\.edge`,
+        ),
+      );
+      assert.ok(
+        output.includes(`remove them all with \`mesh runbook demo --reset --state-dir ${stateDir}\``),
+        output,
+      );
+    }
+    assert.ok((await containersOf(node)) > 0);
+    const reset = shell(`mesh runbook demo --reset --state-dir ${stateDir}`, binDir);
+    assert.equal(await reset.exited, 0, reset.output());
+    assert.equal(await containersOf(node), 0, reset.output());
+  });
+
+  it('data-path-move --yes ends by naming the container it leaves and the command that removes it', async () => {
+    const stateDir = await scratch.dir('mesh-demo-move-');
+    const binDir = await scratch.dir('mesh-demo-move-bin-');
+    await symlink(MESH, join(binDir, 'mesh'));
+    const ports = `--port ${await freePort()} --ui-port ${await freePort()}`;
+    const demo = shell(
+      `mesh runbook demo data-path-move --yes --state-dir ${stateDir} --node ${forgeNode} ${ports}`,
+      binDir,
+    );
+    running = demo.child;
+    assert.equal(await demo.exited, 0, demo.output());
+    assert.match(
+      demo.output(),
+      new RegExp(
+        `demo: left behind on the local Docker engine: 1 running container\\(s\\) of ${forgeNode} \\(${forgeNode}\\.forge\\.web\\)`,
+      ),
+    );
+    const command = /remove them all with `([^`]+)`/.exec(demo.output())?.[1] ?? assert.fail(demo.output());
+    assert.equal(command, `mesh runbook demo --reset --state-dir ${stateDir}`);
+    const reset = shell(command, binDir);
+    assert.equal(await reset.exited, 0, reset.output());
+    assert.deepEqual(await new DockerEngine().listByLabels({ [LABEL.node]: forgeNode }), []);
   });
 });

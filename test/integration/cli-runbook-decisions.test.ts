@@ -89,6 +89,10 @@ describe('deciding through the CLI: evidence, four eyes, refusals on record, his
       'http://127.0.0.1:9',
       '--successor-address',
       'http://127.0.0.1:10',
+      '--successor-marker',
+      'served by route-proxy',
+      '--predecessor-marker',
+      'served by caddy',
       '--as',
       'carol',
       '--detach',
@@ -119,6 +123,8 @@ describe('deciding through the CLI: evidence, four eyes, refusals on record, his
       seeded.successorAddress,
       '--successor-marker',
       seeded.successorMarker,
+      '--predecessor-marker',
+      seeded.predecessorMarker,
     );
     assert.equal(started.code, 3, started.stderr);
     assert.match(started.stdout, /‖ waiting at approve-stop-predecessor \(approval\)/);

@@ -5,6 +5,7 @@ import { fleetPredecessorSpec } from '../../mesh/local/scenarios/edge-fleet';
 import { edgeFlip } from '../../workflows';
 import { runbookWorkflowId, statusQuery } from '../../workflows/contracts';
 import { fleetWorkflowId } from '../../workflows/fleet/contracts';
+import { FleetPlanReport } from '../../workflows/plan-report';
 import { forward, seedFleet } from '../support/edge-flip-fleet';
 import { meshRunbook } from '../support/mesh-cli';
 import { runbookWorld, type RunbookWorld } from '../support/runbook-world';
@@ -23,12 +24,13 @@ async function untilApproval(world: RunbookWorld, node: string): Promise<void> {
   }
 }
 
-async function started(world: RunbookWorld, id: string): Promise<boolean> {
+/** Whether a run under `id` started since `since` (the fleet's id is the same in every test of the namespace). */
+async function started(world: RunbookWorld, id: string, since: Date): Promise<boolean> {
   return world.client.workflow
     .getHandle(id)
     .describe()
     .then(
-      () => true,
+      (run) => run.startTime >= since,
       (error: unknown) => {
         assert.ok(error instanceof WorkflowNotFoundError, String(error));
         return false;
@@ -53,7 +55,9 @@ async function fleetOptions(world: RunbookWorld, count: number) {
     '--successor-address',
     pairs('successorAddress'),
     '--successor-marker',
-    'served by route-proxy',
+    'served by route-proxy on {node}.',
+    '--predecessor-marker',
+    'served by caddy on {node}.',
     '--as',
     'alice',
   ];
@@ -62,6 +66,7 @@ async function fleetOptions(world: RunbookWorld, count: number) {
 
 describe('mesh runbook start edge-flip --nodes: one fleet runbook (real Temporal, real Docker, the CLI as a subprocess)', () => {
   it('refuses a bad fleet with one sentence and exit 2, and starts nothing', async () => {
+    const since = new Date();
     await using world = await runbookWorld();
     const { input, nodes, options } = await fleetOptions(world, 2);
     const [a, b] = nodes as [string, string];
@@ -95,6 +100,16 @@ describe('mesh runbook start edge-flip --nodes: one fleet runbook (real Temporal
       ],
       [['--nodes', `${a},${b}`, '--wave-size', '0'], /^error: --wave-size "0" is invalid/],
       [
+        ['--nodes', `${a},${b}`, '--public-address', 'http://edge.example.net:80'],
+        new RegExp(
+          `^error: --public-address gives ${a} and ${b} the same URL, http://edge\\.example\\.net \\(after ${a} flips, the probes of ${b} would reach ${a} and pass\\)\\.$`,
+        ),
+      ],
+      [
+        ['--nodes', `${a},${b}`, '--successor-marker', 'served by route-proxy'],
+        /^error: --successor-marker "served by route-proxy" has no \{node\} and no --node-header is given/,
+      ],
+      [
         ['--nodes', `${a},${b}`],
         new RegExp(
           `^error: Runbook ${runbookWorkflowId(a)} \\(edge-flip, started by carol\\) is still running on ${a}, waiting at approve-stop-predecessor`,
@@ -112,8 +127,50 @@ describe('mesh runbook start edge-flip --nodes: one fleet runbook (real Temporal
     const single = await mesh(world, 'start', ...options.filter((o) => o !== '--nodes'));
     assert.equal(single.code, 2);
     assert.match(single.stderr, /^error: Name the node to flip with --node, or a fleet/);
-    assert.equal(await started(world, fleetWorkflowId('route-proxy')), false, 'no fleet started');
-    assert.equal(await started(world, runbookWorkflowId(b)), false, 'no node of it started');
+    assert.equal(await started(world, fleetWorkflowId('route-proxy'), since), false, 'no fleet started');
+    assert.equal(await started(world, runbookWorkflowId(b), since), false, 'no node of it started');
+  });
+
+  it("plan takes the fleet's options: each node's predicted outcome, nothing started; a bad fleet is refused as start refuses it", async () => {
+    const since = new Date();
+    await using world = await runbookWorld();
+    const { nodes, options } = await fleetOptions(world, 2);
+    const [a, b] = nodes as [string, string];
+    const planned = await mesh(world, 'plan', ...options, '--nodes', `${b},${a}`);
+    assert.equal(planned.code, 0, planned.stderr);
+    const lines = planned.stdout.split('\n');
+    assert.equal(
+      lines[0],
+      `plan: edge-flip fleet of route-proxy: canary ${b}, then one at a time: ${a} (exit 0)`,
+    );
+    assert.deepEqual(
+      lines.filter((line) => line.startsWith('plan: edge-flip of')),
+      [b, a].map((node) => `plan: edge-flip of route-proxy on ${node}: every gate is predicted ok (exit 0)`),
+    );
+    const json = await mesh(world, 'plan', ...options, '--all-nodes-with', 'caddy', '--json');
+    assert.equal(json.code, 0, json.stderr);
+    const report = FleetPlanReport.parse(JSON.parse(json.stdout));
+    assert.deepEqual([...report.nodes].sort(), [a, b].sort());
+    assert.deepEqual(
+      report.plans.map((plan) => [plan.node, plan.outcome]),
+      report.nodes.map((node) => [node, 'ok']),
+    );
+    const refused = await mesh(
+      world,
+      'plan',
+      ...options,
+      '--nodes',
+      `${a},${b}`,
+      '--successor-address',
+      'http://127.0.0.1:1',
+    );
+    assert.equal(refused.code, 2, refused.stderr);
+    assert.match(
+      refused.stderr,
+      /^error: --successor-address gives .* the same URL, http:\/\/127\.0\.0\.1:1 /,
+    );
+    assert.equal(await started(world, fleetWorkflowId('route-proxy'), since), false, 'plan starts nothing');
+    assert.equal(await started(world, runbookWorkflowId(a), since), false);
   });
 
   it('--all-nodes-with caddy starts the fleet; status, list and watch show it and each node; nodes are decided on themselves', async () => {

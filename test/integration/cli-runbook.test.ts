@@ -54,6 +54,10 @@ const EDGE = [
   'http://127.0.0.1:80',
   '--successor-address',
   'http://127.0.0.1:8081',
+  '--successor-marker',
+  'served by route-proxy',
+  '--predecessor-marker',
+  'served by caddy',
 ];
 
 async function assertNotStarted(world: RunbookWorld, name: string): Promise<void> {
@@ -105,6 +109,17 @@ describe('mesh runbook CLI against a real Temporal dev server (no worker on its 
     assert.equal(missing.code, 2);
     assert.match(missing.stderr, /required option '--predecessor <module>' not specified/);
     await assertNotStarted(world, 'nowhere');
+    // Without markers any 200 would pass the probes: a default vhost, a maintenance page.
+    for (const marker of ['--successor-marker', '--predecessor-marker']) {
+      const name = world.nodeName();
+      const at = EDGE.indexOf(marker);
+      const unmarked = EDGE.filter((_, i) => i !== at && i !== at + 1);
+      assertRefused(
+        await mesh(env, 'start', 'edge-flip', '--node', name, ...unmarked, '--detach'),
+        new RegExp(`^error: required option '${marker} <text>' not specified$`),
+      );
+      await assertNotStarted(world, name);
+    }
     assertRefused(
       await mesh(env, 'start', 'edge-flip', '--node', 'Bad_Node', ...EDGE, '--detach'),
       /^error: --node "Bad_Node" is invalid: lower-case letters, digits and dashes/,

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { CancelledFailure } from '@temporalio/common';
-import { statusQuery } from '../../workflows/contracts';
+import { statusQuery, type EdgeFlipInputArg } from '../../workflows/contracts';
 import {
   answerNode,
   fleetWaitsOrEnds,
@@ -10,6 +10,7 @@ import {
   seedFleet,
   startFleet,
 } from '../support/edge-flip-fleet';
+import { FLEET_NODE_HEADER } from '../../mesh/local/scenarios/edge-fleet';
 import { runbookWorld } from '../support/runbook-world';
 import {
   closedFailing,
@@ -83,7 +84,73 @@ describe('edge-flip fleet: each node runs its own runbook as a child, canary fir
     );
   });
 
-  it('abort decided at the fleet while the canary runs cancels it (its undo runs) and starts no other node', async () => {
+  it("a node whose probes reach another node's server (a shared name, an alias of its address) never has its predecessor stopped", async () => {
+    await using world = await runbookWorld();
+    const input = await seedFleet(world, { count: 2 });
+    const [canary, second] = input.runbooks as [EdgeFlipInputArg, EdgeFlipInputArg];
+    // The second node's public address is another spelling of the canary's (as a DNS name both share
+    // would be): once the canary flips, every probe of the second node is answered by the canary.
+    second.publicAddress = `http://[::ffff:127.0.0.1]:${new URL(canary.publicAddress).port}`;
+    const caddy = (await moduleContainers(world.engine, second.node, 'caddy'))[0]?.replace(/^\//, '') ?? '';
+    const startedAt = (await world.engine.inspect(caddy))?.State.StartedAt;
+    assert.ok(startedAt, `${second.node} runs caddy`);
+    const fleet = await startFleet(world, input);
+    try {
+      assert.equal(await answerNode(world, fleet, canary.node), 'approve');
+
+      const paused = await fleetWaitsOrEnds(fleet);
+      assert.equal(paused.waiting?.gate, second.node, 'the fleet pauses at the second node');
+      const own = await nodeStatus(world, second.node);
+      assert.equal(own.waiting?.gate, 'preflight', `${second.node}: ${own.waiting?.reason}`);
+      assert.match(
+        own.waiting?.reason ?? '',
+        /the predecessor does not serve the public names now: .*not the expected server/,
+      );
+      assert.equal(stepState(own, 'stop-predecessor'), 'pending', 'the predecessor was never stopped');
+      const after = await world.engine.inspect(caddy);
+      assert.equal(after?.State.Running, true);
+      assert.equal(after?.State.StartedAt, startedAt, `${caddy} ran throughout`);
+      assert.match(
+        await httpBody(canary.publicAddress),
+        new RegExp(`served by route-proxy on ${canary.node}\\.`),
+      );
+    } finally {
+      await fleet.cancel();
+      await fleet.result().catch(() => undefined);
+    }
+  });
+
+  it('with a node header and markers that do not name the node, an answer from another node fails the probe too', async () => {
+    await using world = await runbookWorld();
+    const input = await seedFleet(world, { count: 2 });
+    for (const runbook of input.runbooks)
+      Object.assign(runbook, {
+        successorMarker: 'served by route-proxy',
+        predecessorMarker: 'served by caddy',
+        nodeHeader: FLEET_NODE_HEADER,
+      });
+    const [canary, second] = input.runbooks as [EdgeFlipInputArg, EdgeFlipInputArg];
+    second.publicAddress = `http://[::ffff:127.0.0.1]:${new URL(canary.publicAddress).port}`;
+    const fleet = await startFleet(world, input);
+    try {
+      assert.equal(await answerNode(world, fleet, canary.node), 'approve', 'the canary answers as itself');
+      const paused = await fleetWaitsOrEnds(fleet);
+      assert.equal(paused.waiting?.gate, second.node);
+      const own = await nodeStatus(world, second.node);
+      assert.equal(own.waiting?.gate, 'preflight', own.waiting?.reason);
+      assert.match(
+        own.waiting?.reason ?? '',
+        new RegExp(`git\\.example\\.test \\(status 200, .*answered by ${canary.node}, not ${second.node}\\)`),
+      );
+      assert.equal(stepState(own, 'stop-predecessor'), 'pending');
+      assert.equal(stepState(await nodeStatus(world, canary.node), 'probe-public'), 'done');
+    } finally {
+      await fleet.cancel();
+      await fleet.result().catch(() => undefined);
+    }
+  });
+
+  it('abort decided at the fleet while the canary runs (its undo runs) and starts no other node', async () => {
     await using world = await runbookWorld();
     const input = await seedFleet(world, { count: 3 });
     const [canary, second] = input.runbooks.map((r) => r.node);

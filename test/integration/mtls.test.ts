@@ -95,6 +95,7 @@ describe('mTLS to Temporal through a Node TLS terminator that requires client ce
       env,
       ...['runbook', 'start', 'edge-flip', ...edge, '--public-address', `http://127.0.0.1:${publicPort}`],
       ...['--successor-address', `http://127.0.0.1:${successorPort}`, '--as', 'alice', '--detach', '--json'],
+      ...['--successor-marker', 'served by route-proxy', '--predecessor-marker', 'served by caddy'],
     );
     assert.equal(started.code, 0, started.stderr);
 

@@ -12,6 +12,12 @@ function edgeProxy(): Server {
     if (host === 'slow.example') return; // holds the connection open until the probe gives up
     if (host === 'broken.example') return void response.writeHead(502).end('bad gateway');
     if (host === 'old.example') return void response.writeHead(200).end('served by the predecessor');
+    // The fleet's first node answering for every node: its own name in the answer header.
+    if (host === 'edge1.example')
+      return void response.writeHead(200, { 'x-served-by': 'edge1' }).end('successor-7 serving');
+    if (host === 'bare.example') return void response.writeHead(200).end('successor-7 serving');
+    if (host === 'hostile.example')
+      return void response.writeHead(200, { 'x-served-by': 'edge1\u009b2J' }).end('successor-7');
     if (host.endsWith('.example')) return void response.writeHead(200).end(`successor-7 serving ${host}`);
     response.writeHead(404).end('unknown name');
   });
@@ -69,6 +75,49 @@ describe('probePublicNames against a real HTTP server on 127.0.0.1', () => {
       { name: 'a.example', ok: true, status: 200, markerFound: true },
       { name: 'old.example', ok: false, status: 200, markerFound: false },
     ]);
+  });
+
+  it("fails an answer whose node header names another node, or none: another node's answer never passes", async () => {
+    const results = await probePublicNames({
+      address,
+      names: ['edge1.example', 'bare.example'],
+      expectStatus: 200,
+      marker: 'successor-7',
+      node: 'edge2',
+      nodeHeader: 'X-Served-By',
+      timeoutMs: 2000,
+    });
+    assert.deepEqual(results, [
+      { name: 'edge1.example', ok: false, status: 200, markerFound: true, answeredBy: 'edge1' },
+      { name: 'bare.example', ok: false, status: 200, markerFound: true, answeredBy: '' },
+    ]);
+    assert.equal(
+      summariseProbes(results, { address, expectStatus: 200, node: 'edge2', nodeHeader: 'X-Served-By' }),
+      `0/2 names answered 200 from ${address}; edge1.example answered 200 from edge1, not edge2 (X-Served-By); bare.example answered 200 without X-Served-By naming a node`,
+    );
+    const own = await probePublicNames({
+      address,
+      names: ['edge1.example'],
+      expectStatus: 200,
+      node: 'edge1',
+      nodeHeader: 'x-served-by',
+      timeoutMs: 2000,
+    });
+    assert.deepEqual(own, [{ name: 'edge1.example', ok: true, status: 200, answeredBy: 'edge1' }]);
+    const [hostile] = await probePublicNames({
+      address,
+      names: ['hostile.example'],
+      expectStatus: 200,
+      node: 'edge1',
+      nodeHeader: 'X-Served-By',
+      timeoutMs: 2000,
+    });
+    assert.equal(hostile?.ok, false);
+    assert.equal(
+      hostile?.answeredBy,
+      'edge1\\u009b2J',
+      "the node's header is shown, never sent to a terminal",
+    );
   });
 
   it('fails a name that answers another status', async () => {

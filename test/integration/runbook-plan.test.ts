@@ -227,6 +227,8 @@ describe('mesh runbook plan on the real local mesh', () => {
           publicNames: ['example.org'],
           publicAddress: 'http://127.0.0.1:80',
           successorAddress: 'http://127.0.0.1:81',
+          successorMarker: 'served by route-proxy',
+          predecessorMarker: 'served by caddy',
           startedBy: 'alice',
         }),
         /^error: --node "Bad_Node" is invalid/,

@@ -5,6 +5,7 @@ import { edgeFlip } from '../../workflows';
 import { statusQuery } from '../../workflows/contracts';
 import { WAITING_QUERY } from '../../workflows/search-attributes';
 import { seedEdgeFlip } from '../support/edge-flip-seed';
+import { HostileReasonMesh } from '../support/hostile-reason-mesh';
 import { runbookWorld } from '../support/runbook-world';
 import { statusWhen, waitingAt } from '../support/runbooks';
 import { decisionShown, TemporalWebUi } from '../support/web-ui';
@@ -106,5 +107,30 @@ describe('an operator follows and decides an edge flip in the Temporal Web UI (h
     const final = await ui.waitForCurrentDetails(handle.workflowId, 'phase completed');
     assert.ok(final.currentDetails.includes('approve at approve-stop-predecessor by bob'));
     await ui.screenshot(join(ARTIFACTS, 'completed-details.png'));
+  });
+
+  it("a node's hold reason with Markdown, links, an image tag and code spans shows as text in the details", async () => {
+    await using world = await runbookWorld({ mesh: (stateDir) => new HostileReasonMesh({ stateDir }) });
+    const input = await seedEdgeFlip(world, { leftovers: true });
+    const handle = await world.start(edgeFlip, input);
+    await statusWhen(handle, waitingAt('gate-apply'));
+    const page = await ui.waitForCurrentDetails(handle.workflowId, 'not bold');
+    await ui.screenshot(join(ARTIFACTS, 'hostile-reason-details.png'));
+    for (const typed of [
+      // The UI curls straight quotes (onerror=“document.title=1”); everything else shows as typed.
+      '*not bold* _nor this_ [x](javascript:alert(1)) <img src=x onerror=',
+      'document.title=1',
+      '> `code` #',
+      '\\u001b[2J\\u001b]0;pwned\\u0007 over\\u202eesrever\\u009b31m',
+    ])
+      assert.ok(
+        page.currentDetails.includes(typed),
+        `the details do not show "${typed}" as typed:\n${page.currentDetails}`,
+      );
+    const details = ui.page.frameLocator('#user-metadata-current-details');
+    assert.equal(await details.locator('img').count(), 0, 'no image element');
+    assert.equal(await details.locator('a[href^="javascript"]').count(), 0, 'no javascript: link');
+    assert.equal(await details.locator('em, code', { hasText: /not bold|^code$/ }).count(), 0);
+    await handle.cancel();
   });
 });

@@ -77,5 +77,6 @@ export function edgeFlipArgs(input: EdgeFlipInputArg): string[] {
     '--successor-address',
     input.successorAddress,
     ...(input.successorMarker ? ['--successor-marker', input.successorMarker] : []),
+    ...(input.predecessorMarker ? ['--predecessor-marker', input.predecessorMarker] : []),
   ];
 }

@@ -66,6 +66,23 @@ describe('what the CLI loads for a command (whole process, as an operator runs i
     );
   });
 
+  it('mesh --version and -V print the version from package.json, loading none of the heavy packages', async () => {
+    const { version } = JSON.parse(await readFile(join(__dirname, '..', '..', 'package.json'), 'utf8')) as {
+      version: string;
+    };
+    for (const flag of ['--version', '-V']) {
+      const printed = await run(process.execPath, [MESH, flag]);
+      assert.equal(printed.stdout, `${version}\n`, flag);
+      assert.equal(printed.stderr, '');
+      const loaded = await meshLoading([flag]);
+      assert.equal(loaded.code, 0, loaded.stderr);
+      assert.deepEqual(
+        HEAVY.filter((name) => loaded.packages.has(name)),
+        [],
+      );
+    }
+  });
+
   it('says "nothing listens" before loading the Temporal client SDK or gRPC (and loads no dockerode)', async () => {
     const port = await freeLocalPort();
     const down = await meshLoading(['runbook', 'status', 'novox'], { TEMPORAL_ADDRESS: `127.0.0.1:${port}` });

@@ -29,6 +29,8 @@ const OPTIONS = {
   publicName: ['example.org'],
   publicAddress: 'http://{node}.example.net:80',
   successorAddress: 'a=http://127.0.0.1:8081,b=http://127.0.0.1:8082',
+  successorMarker: 'served by route-proxy on {node}.',
+  predecessorMarker: 'served by caddy on {node}.',
 };
 
 describe('fleet options of start edge-flip', () => {
@@ -99,6 +101,88 @@ describe('fleet options of start edge-flip', () => {
         fleetInputFrom({ ...OPTIONS, publicAddress: 'http://{node}/path' }, ['a', 'b'], 1, 'alice'),
       ),
       /^--public-address "http:\/\/a\/path" is invalid/,
+    );
+  });
+
+  it('refuses a fleet whose address is the same URL for two nodes: every later node would probe one of them and pass', () => {
+    assert.equal(
+      refusal(() =>
+        fleetInputFrom({ ...OPTIONS, publicAddress: 'http://edge.example.net:80' }, ['a', 'b'], 1, 'alice'),
+      ),
+      '--public-address gives a and b the same URL, http://edge.example.net (after a flips, the probes of b would reach a and pass).',
+    );
+    // The same URL however it is spelt, and across the two options.
+    assert.match(
+      refusal(() =>
+        fleetInputFrom(
+          { ...OPTIONS, successorAddress: 'a=http://127.0.0.1:8081,b=http://127.1:8081' },
+          ['a', 'b'],
+          1,
+          'alice',
+        ),
+      ),
+      /^--successor-address gives a and b the same URL, http:\/\/127\.0\.0\.1:8081 /,
+    );
+    assert.match(
+      refusal(() =>
+        fleetInputFrom(
+          { ...OPTIONS, publicAddress: 'a=http://127.0.0.1:8082,b=http://10.0.0.1:80' },
+          ['a', 'b'],
+          1,
+          'alice',
+        ),
+      ),
+      /^--public-address of a and --successor-address of b are the same URL, http:\/\/127\.0\.0\.1:8082 /,
+    );
+  });
+
+  it('refuses a fleet whose probes cannot tell the node that answered: no {node} in a marker, no node header', () => {
+    assert.equal(
+      refusal(() =>
+        fleetInputFrom({ ...OPTIONS, successorMarker: 'served by route-proxy' }, ['a', 'b'], 1, 'alice'),
+      ),
+      "--successor-marker \"served by route-proxy\" has no {node} and no --node-header is given, so a fleet's probe could not tell which node answered: one node's answer would pass for another's.",
+    );
+    assert.match(
+      refusal(() => fleetInputFrom({ ...OPTIONS, predecessorMarker: 'caddy' }, ['a', 'b'], 1, 'alice')),
+      /^--predecessor-marker "caddy" has no \{node\}/,
+    );
+    // edge1's marker is part of edge10's answer: edge10 would pass for edge1.
+    assert.match(
+      refusal(() =>
+        fleetInputFrom(
+          {
+            ...OPTIONS,
+            successorAddress: 'http://{node}.example.net:8081',
+            successorMarker: 'route-proxy on {node}',
+          },
+          ['edge1', 'edge10'],
+          1,
+          'alice',
+        ),
+      ),
+      /^--successor-marker "route-proxy on \{node\}" for edge1 is part of edge10's, so edge10's answer would pass for edge1/,
+    );
+    const markers = fleetInputFrom(OPTIONS, ['b', 'a'], 1, 'alice');
+    assert.deepEqual(
+      markers.runbooks.map((r) => [r.node, r.successorMarker, r.predecessorMarker, r.nodeHeader]),
+      [
+        ['b', 'served by route-proxy on b.', 'served by caddy on b.', undefined],
+        ['a', 'served by route-proxy on a.', 'served by caddy on a.', undefined],
+      ],
+    );
+    const header = fleetInputFrom(
+      { ...OPTIONS, successorMarker: 'route-proxy', predecessorMarker: 'caddy', nodeHeader: 'X-Served-By' },
+      ['a', 'b'],
+      1,
+      'alice',
+    );
+    assert.deepEqual(
+      header.runbooks.map((r) => [r.node, r.successorMarker, r.nodeHeader]),
+      [
+        ['a', 'route-proxy', 'X-Served-By'],
+        ['b', 'route-proxy', 'X-Served-By'],
+      ],
     );
   });
 

@@ -18,6 +18,8 @@ const GOOD: EdgeFlipOptions = {
   publicName: ['example.org', 'www.example.org'],
   publicAddress: 'http://10.0.0.5:80',
   successorAddress: 'http://10.0.0.5:8081',
+  successorMarker: 'served by route-proxy',
+  predecessorMarker: 'served by caddy',
 };
 
 function refusal(options: Partial<EdgeFlipOptions>): UsageError {
@@ -57,6 +59,32 @@ describe('runbook CLI input', () => {
     );
     assert.match(refusal({ expectStatus: 'abc' }).message, /^--expect-status "abc" is invalid/);
     assert.match(refusal({ predecessor: 'route-proxy' }).message, /both route-proxy/);
+    assert.match(
+      refusal({ predecessorMarker: 'served by route-proxy' }).message,
+      /^--successor-marker and --predecessor-marker are both "served by route-proxy"; the probes could not tell/,
+    );
+    assert.match(
+      refusal({ successorMarker: '' }).message,
+      /^--successor-marker "" is invalid: must not be empty\.$/,
+    );
+    assert.match(refusal({ nodeHeader: 'X Served By' }).message, /^--node-header "X Served By" is invalid/);
+  });
+
+  it('fills in {node} in the addresses and markers of a single start, and carries the node header', () => {
+    const input = edgeFlipInputFrom(
+      {
+        ...GOOD,
+        publicAddress: 'http://{node}.example.net:80',
+        successorMarker: 'route-proxy on {node}.',
+        predecessorMarker: 'caddy on {node}.',
+        nodeHeader: 'X-Served-By',
+      },
+      'alice',
+    );
+    assert.equal(input.publicAddress, 'http://novox.example.net:80');
+    assert.equal(input.successorMarker, 'route-proxy on novox.');
+    assert.equal(input.predecessorMarker, 'caddy on novox.');
+    assert.equal(input.nodeHeader, 'X-Served-By');
   });
 
   it('derives workflow types from kinds, both ways, and lists runbooks of one task queue', () => {

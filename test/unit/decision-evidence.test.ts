@@ -173,3 +173,50 @@ describe('what operators type is shown as typed in the Web UI details', () => {
     assert.ok(details.includes('“\\<b\\>ok\\</b\\>”'), details);
   });
 });
+
+describe('what nodes say is shown as text in the Web UI details, never as Markdown or HTML', () => {
+  const HOSTILE =
+    '*bold* _em_ [x](javascript:alert(1)) ![i](http://x/i.png) <img src=x onerror=alert(1)> `code` &lt;b&gt; ~~gone~~ | a | \u001b[2J\u202eevil';
+  const SHOWN =
+    '\\*bold\\* \\_em\\_ \\[x\\](javascript:alert(1)) \\!\\[i\\](http://x/i.png) \\<img src=x onerror=alert(1)\\> \\`code\\` \\&lt;b\\&gt; \\~\\~gone\\~\\~ \\| a \\| \\\\u001b\\[2J\\\\u202eevil';
+
+  it("escapes a hold's reason, facts, step notes, the outcome and where a reminder went", () => {
+    const details = renderDetails({
+      ...status,
+      waiting: { ...status.waiting!, reason: HOSTILE, facts: [HOSTILE], lastReminder: HOSTILE },
+      steps: [{ ...status.steps[0]!, note: HOSTILE }],
+      outcome: HOSTILE,
+    });
+    const lines = details.split('\n');
+    for (const [where, line] of [
+      ['reason', lines.find((l) => l.startsWith('\\*bold'))],
+      ['fact', lines.find((l) => l.startsWith('- \\*bold'))?.slice(2)],
+      [
+        'note',
+        lines
+          .find((l) => l.startsWith('- ✔ **preflight**'))
+          ?.split(' · ')
+          .at(-1),
+      ],
+      ['outcome', lines.find((l) => l.startsWith('Outcome: '))?.slice('Outcome: '.length)],
+      [
+        'reminder',
+        /reminders sent: 2 \((.*)\)$/.exec(lines.find((l) => l.startsWith('Evidence')) ?? '')?.[1],
+      ],
+    ])
+      assert.equal(line, SHOWN, `${where}:\n${details}`);
+  });
+
+  it('turns a line that would start a block (heading, list, quote, rule) into text', async () => {
+    const { plain } = await import('../../workflows/runbook/details');
+    assert.equal(plain('# big'), '\\# big');
+    assert.equal(plain('- item'), '\\- item');
+    assert.equal(plain('+ item'), '\\+ item');
+    assert.equal(plain('1. first'), '1\\. first');
+    assert.equal(plain('2) second'), '2\\) second');
+    assert.equal(plain('> quoted'), '\\> quoted');
+    assert.equal(plain('--- rule'), '\\--- rule');
+    assert.equal(plain('=== underline'), '\\=== underline');
+    assert.equal(plain('route-proxy/dir:config (route-proxy)'), 'route-proxy/dir:config (route-proxy)');
+  });
+});

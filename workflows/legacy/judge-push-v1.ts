@@ -46,9 +46,9 @@ export async function judgePush(
       containers,
       healthDeadlinePassed: options.settled === true || new Date().getTime() >= deadline,
       // A runbook with a memory of its containers judges by revision 2 of the gate rule.
-      ...(memory ? { firstSeen: { ...memory.firstSeen }, revision: 2 } : {}),
+      ...(memory ? { firstSeen: memory.firstSeenOn(target.node), revision: 2 } : {}),
     });
-    memory?.remember(containers, new Date().toISOString());
+    memory?.remember(target.node, containers, new Date().toISOString());
     const note = applyNote(receipt, applied.report, verdict);
     if (verdict.verdict !== 'pending')
       return look(verdict, memory && receipt.readable ? `${note} (push ${receipt.value.pushId})` : note);

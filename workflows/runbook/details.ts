@@ -1,3 +1,4 @@
+import { printable } from '../../mesh/printable';
 import type { RunbookStatus, Step, Waiting } from '../contracts';
 import { stalledSentence } from './stalled-words';
 import { formatDuration, STEP_MARK } from './step-marks';
@@ -14,7 +15,7 @@ function stepLine(step: Step): string {
   const when = step.startedAt
     ? ` · ${clock(step.startedAt)}${step.endedAt ? ` → ${clock(step.endedAt)} (${duration(step.startedAt, step.endedAt)})` : ''}`
     : '';
-  return `- ${STEP_MARK[step.state]} **${step.name}** ${step.state}${when}${step.note ? ` · ${step.note}` : ''}`;
+  return `- ${STEP_MARK[step.state]} **${step.name}** ${step.state}${when}${step.note ? ` · ${plain(step.note)}` : ''}`;
 }
 
 /** The exact Update to send from the Web UI for one action: name `decide` and this JSON input. */
@@ -26,11 +27,11 @@ function waitingSection(id: string, waiting: Waiting): string[] {
   return [
     `### Waiting at ${waiting.gate} (${waiting.verdict}) since ${clock(waiting.since)} UTC`,
     '',
-    waiting.reason,
+    plain(waiting.reason),
     '',
-    `Evidence \`${waiting.evidence}\`${waiting.reminders > 0 ? ` · reminders sent: ${waiting.reminders} (${waiting.lastReminder ?? ''})` : ''}`,
+    `Evidence \`${waiting.evidence}\`${waiting.reminders > 0 ? ` · reminders sent: ${waiting.reminders} (${plain(waiting.lastReminder ?? '')})` : ''}`,
     '',
-    ...waiting.facts.map((fact) => `- ${fact}`),
+    ...waiting.facts.map((fact) => `- ${plain(fact)}`),
     '',
     `To decide from this page: **⋮ → Send an Update**, Update name \`decide\`, and one of these inputs (put your own name in \`by\`; an empty or placeholder name is refused):`,
     '',
@@ -51,9 +52,9 @@ export function renderDetails(status: RunbookStatus): string {
     '',
     ...(status.waiting ? [...waitingSection(status.id, status.waiting), ''] : []),
     ...(status.stalled
-      ? [`### Stalled at ${status.stalled.step}`, '', stalledSentence(status.stalled), '']
+      ? [`### Stalled at ${status.stalled.step}`, '', plain(stalledSentence(status.stalled)), '']
       : []),
-    ...(status.outcome ? [`Outcome: ${status.outcome}`, ''] : []),
+    ...(status.outcome ? [`Outcome: ${plain(status.outcome)}`, ''] : []),
     '### Steps',
     ...status.steps.map(stepLine),
   ];
@@ -71,9 +72,17 @@ export function renderDetails(status: RunbookStatus): string {
   return lines.join('\n');
 }
 
-/** Text an operator typed (a name, a comment), shown as typed: no markdown, no links, one line. */
+/**
+ * Text someone else wrote (an operator's name or comment; a node's reason, failure or fact; a note or
+ * outcome quoting one), shown as written: one line; no Markdown, HTML, link or entity (the Web UI still
+ * curls straight quotes); no line that starts a heading, list, quote or rule; control characters and
+ * bidi overrides shown as `\u202e`.
+ */
 export function plain(text: string): string {
-  return text.replace(/\s+/g, ' ').replace(/[\\`*_[\]|<>~]/g, (ch) => `\\${ch}`);
+  const line = printable(text, Number.POSITIVE_INFINITY)
+    .replace(/\s+/g, ' ')
+    .replace(/[\\`*_[\]|<>~&!#]/g, (ch) => `\\${ch}`);
+  return line.replace(/^( ?)([-+=])/, '$1\\$2').replace(/^( ?\d+)([.)])/, '$1\\$2');
 }
 
 const IDENTITY: Record<string, string> = {

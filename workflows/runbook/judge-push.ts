@@ -54,7 +54,7 @@ export async function judgePush(
       ...applied,
       containers,
       healthDeadlinePassed: new Date().getTime() >= deadline,
-      firstSeen: { ...memory.firstSeen },
+      firstSeen: memory.firstSeenOn(target.node),
       revision: 2,
     });
   let waitForStability = !DOCUMENT_VERDICTS.includes(judge([]).verdict);
@@ -67,7 +67,7 @@ export async function judgePush(
       waitForStability,
     });
     const verdict = judge(containers);
-    memory.remember(containers, new Date().toISOString());
+    memory.remember(target.node, containers, new Date().toISOString());
     if (verdict.verdict !== 'pending') {
       const note = applyNote(receipt, applied.report, verdict);
       return look(verdict, receipt.readable ? `${note} (push ${receipt.value.pushId})` : note);

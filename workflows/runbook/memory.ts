@@ -3,24 +3,43 @@ import type { ContainerEvidence, FirstSeen } from '../verdict';
 /**
  * What the runbook remembers of each container from its first look on: its id and restart count, so a
  * crash loop slower than any one look still shows, and a recheck judges against that count, never afresh.
+ * Kept per node and Docker name: a real mesh gives a module's containers the same names on every node.
  */
 export class ContainerMemory {
-  readonly firstSeen: Record<string, FirstSeen> = {};
-  private readonly lastSeen: Record<string, FirstSeen> = {};
+  private readonly firstSeen: Record<string, Record<string, FirstSeen>> = {};
+  private readonly lastSeen: Record<string, Record<string, FirstSeen>> = {};
 
-  /** Keeps the first sighting of each container; a new id (a recreated container) starts afresh. */
-  remember(containers: ContainerEvidence[], at: string): void {
+  /**
+   * `perNode` false: as runbooks recorded before MEMORY_PER_NODE remember, one memory by Docker name for
+   * all their nodes (where same-named containers of two nodes overwrite each other's first sighting).
+   */
+  constructor(private readonly perNode = true) {}
+
+  private of(node: string): string {
+    return this.perNode ? node : '';
+  }
+
+  /** Keeps the first sighting of each of the node's containers; a new id (a recreated container) starts afresh. */
+  remember(node: string, containers: ContainerEvidence[], at: string): void {
+    const first = (this.firstSeen[this.of(node)] ??= {});
+    const last = (this.lastSeen[this.of(node)] ??= {});
     for (const c of containers) {
       const o = c.observed;
       if (!o.exists || o.id === undefined) continue;
       const now = { id: o.id, restartCount: o.restartCount, at };
-      this.lastSeen[c.name] = now;
-      if (this.firstSeen[c.name]?.id !== o.id) this.firstSeen[c.name] = now;
+      last[c.name] = now;
+      if (first[c.name]?.id !== o.id) first[c.name] = now;
     }
   }
 
-  /** The operator accepted the restarts seen so far: they count from the last look on. */
+  /** The node's containers as first seen, by Docker name: the evidence's `firstSeen`. */
+  firstSeenOn(node: string): Record<string, FirstSeen> {
+    return { ...this.firstSeen[this.of(node)] };
+  }
+
+  /** The operator accepted the restarts seen so far: they count from the last look on, on every node. */
   acceptRestarts(): void {
-    for (const [name, last] of Object.entries(this.lastSeen)) this.firstSeen[name] = last;
+    for (const [node, last] of Object.entries(this.lastSeen))
+      this.firstSeen[node] = { ...this.firstSeen[node], ...last };
   }
 }

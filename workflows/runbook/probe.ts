@@ -9,6 +9,9 @@ export interface ProbeTarget {
   marker?: string;
   /** Text the answers must not carry (the successor's marker, when the predecessor must be the one answering). */
   absentMarker?: string;
+  /** The node that must answer, proven by the answer header `nodeHeader` carrying its name. */
+  node?: string;
+  nodeHeader?: string;
 }
 
 export interface ProbeOutcome {
@@ -31,6 +34,14 @@ export async function probeOnce(target: ProbeTarget): Promise<ProbeOutcome & { f
   return outcomeOf(target, await act.probePublicNames({ ...target, timeoutMs: 5_000 }));
 }
 
+/** An answer from another node than the target's: never a pass. */
+function answeredByOther(target: ProbeTarget, result: ProbeResult): string {
+  if (result.answeredBy === undefined || result.answeredBy === target.node) return '';
+  return result.answeredBy === ''
+    ? `, no ${target.nodeHeader ?? 'node'} header naming ${target.node ?? 'the node'}`
+    : `, answered by ${result.answeredBy}, not ${target.node ?? 'the node'}`;
+}
+
 function outcomeOf(target: ProbeTarget, results: ProbeResult[]): ProbeOutcome & { failing: number } {
   const failing = results.filter((result) => !result.ok);
   if (failing.length === 0) {
@@ -43,7 +54,7 @@ function outcomeOf(target: ProbeTarget, results: ProbeResult[]): ProbeOutcome & 
   const what = failing
     .map(
       (result) =>
-        `${result.name} (${result.error ?? `status ${result.status ?? '?'}${result.markerFound === false ? ', not the expected server' : ''}${result.absentMarkerFound === true ? ', answered by the wrong server' : ''}`})`,
+        `${result.name} (${result.error ?? `status ${result.status ?? '?'}${result.markerFound === false ? ', not the expected server' : ''}${result.absentMarkerFound === true ? ', answered by the wrong server' : ''}${answeredByOther(target, result)}`})`,
     )
     .join(', ');
   return {

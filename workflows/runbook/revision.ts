@@ -122,3 +122,10 @@ export const DURABLE_NODE_MARKS = 'durable-node-marks';
 
 /** A clearance also clears the node's durable mark. Clearances recorded before only recorded the clearance. */
 export const CLEARANCE_CLEARS_MARK = 'clearance-clears-mark';
+
+/**
+ * The restart memory is kept per node and container, not by Docker name alone: a real mesh names a
+ * module's containers alike on every node, so a move over two nodes judged each node against the other's
+ * first sighting (and lost both). Runbooks recorded before share one memory across their nodes and replay.
+ */
+export const MEMORY_PER_NODE = 'container-memory-per-node';

@@ -10,6 +10,7 @@ import { nodeMarkId } from '../../../workflows/node-mark-contracts';
 import { firstIssue } from '../../../mesh/zod-issue';
 import { UsageError } from '../../errors';
 import { printJson, printLine } from '../../output';
+import { forTerminal } from '../../terminal-text';
 import { withClient, type RunbookClient } from '../client';
 import { load } from '../lazy';
 import { whoDecided } from '../render-gate';
@@ -75,11 +76,12 @@ export async function clear(request: ClearRequest): Promise<void> {
         identity: request.identity,
       };
       if (request.json) return printJson(record);
-      printLine(`cleared ${node}: by ${whoDecided(record)} at ${cleared.at}: ${cleared.reason}`);
+      const shown = forTerminal(record);
+      printLine(`cleared ${node}: by ${whoDecided(shown)} at ${shown.at}: ${shown.reason}`);
       const what = isLeft(mark)
         ? leftWhat(mark)
         : `the last runbook on ${node} (${last.kind === 'runbook' ? `${last.type}, run ${last.runId}` : 'unknown'}) ended with its rollback failed`;
-      printLine(`${what}; runbooks may start on ${node} again`);
+      printLine(`${forTerminal(what)}; runbooks may start on ${node} again`);
     },
     { operator: request.by },
   );

@@ -6,6 +6,7 @@ import {
 import { decideUpdate, type Decision, type Waiting } from '../../../workflows/contracts';
 import { UsageError } from '../../errors';
 import { printJson, printLine } from '../../output';
+import { forTerminal } from '../../terminal-text';
 import { orUnknown, type RunbookClient } from '../client';
 import { askStatus, observe } from '../observe';
 import { renderStatus } from '../render';
@@ -67,7 +68,9 @@ export async function sendDecision(
     if (decidedOn) {
       sent = { ...decision, evidence: decidedOn.evidence };
       if (!json)
-        decidingOnBlock(decision.action, whoDecided(decision), decidedOn).forEach((line) => printLine(line));
+        decidingOnBlock(decision.action, whoDecided(forTerminal(decision)), forTerminal(decidedOn)).forEach(
+          (line) => printLine(line),
+        );
     }
   }
   let recorded;
@@ -88,6 +91,6 @@ export async function sendDecision(
   }
   const next = await observe(rb, id);
   if (json) return printJson({ decidedOn: decidedOn ?? null, recorded, status: next.status ?? null });
-  printLine(`recorded: ${decisionLine(recorded)}`);
-  if (next.status) renderStatus(next.status, new Date()).forEach((line) => printLine(line));
+  printLine(`recorded: ${decisionLine(forTerminal(recorded))}`);
+  if (next.status) renderStatus(forTerminal(next.status), new Date()).forEach((line) => printLine(line));
 }

@@ -31,6 +31,10 @@ export function registerDemo(runbook: Command): void {
     .option('--port <port>', 'the Temporal gRPC port (default 7233, or a free one when it is taken)')
     .option('--ui-port <port>', 'the Web UI port (default 8233, or a free one when it is taken)')
     .option('--keep-running', 'keep the server, worker and Web UI up after the demo, until Ctrl-C')
+    .option(
+      '--reset',
+      "remove what a demo left: its nodes' containers and its state directory (server database, local mesh); starts nothing",
+    )
     .action(async (kind: string | undefined, options: object) => {
       if (kind !== undefined && !isDemoKind(kind))
         throw new UsageError(
@@ -38,6 +42,14 @@ export function registerDemo(runbook: Command): void {
           'Run `mesh runbook demo edge-flip`, `mesh runbook demo data-path-move` or `mesh runbook demo fleet`.',
         );
       const settings = parseOptions(DemoSettings, { kind, ...options }, ['kind']);
+      if (settings.reset) {
+        if (settings.resume)
+          throw new UsageError(
+            '--reset removes the demo that --resume would carry on; give one of them.',
+            'Run `mesh runbook demo --reset` to remove the demo, or `mesh runbook demo --resume` to go on with it.',
+          );
+        return load.demo().resetDemo(settings);
+      }
       if (!findTemporalCli())
         throw new UsageError(
           'No Temporal CLI found to run the demo with.',

@@ -14,6 +14,7 @@ import { showDemoPlan } from './plan';
 import { readDemoRecord, writeDemoRecord } from './record';
 import { resetDemoState } from './reset';
 import { DEMO_STATE_DIR, type DemoKind, type DemoSettings } from './settings';
+import { demoContainers, leftBehindLines, resetCommand } from './left-behind';
 import { say, type DemoStory } from './story';
 import { fleetDemoNodes, followFleet, startFleetDemo } from './fleet';
 
@@ -109,7 +110,26 @@ async function onDemoServer(
     }
   } finally {
     await dev.stop();
+    await sayWhatIsLeft(stateDir);
   }
+}
+
+/** The demo's last word: what it leaves running and the command that removes it. */
+async function sayWhatIsLeft(stateDir: string): Promise<void> {
+  const containers = await demoContainers(localStateOf(stateDir)).catch(() => undefined);
+  if (containers === undefined) return say(`remove what the demo left with \`${resetCommand(stateDir)}\``);
+  for (const line of leftBehindLines(stateDir, containers)) say(line);
+}
+
+/** `--reset`: removes what a demo left (its nodes' containers, its state directory); starts nothing. */
+export async function resetDemo(settings: DemoSettings): Promise<void> {
+  const stateDir = resolve(settings.stateDir);
+  const containers = await demoContainers(localStateOf(stateDir));
+  await resetDemoState(stateDir, localStateOf(stateDir));
+  const nodes = [...new Set(containers.map((c) => c.node))];
+  say(
+    `removed ${containers.length} container(s)${nodes.length > 0 ? ` of ${nodes.join(', ')}` : ''} and ${stateDir}`,
+  );
 }
 
 const localStateOf = (stateDir: string) => join(stateDir, 'local');

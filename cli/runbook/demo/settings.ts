@@ -20,6 +20,7 @@ export const DemoSettings = z.object({
     .optional(),
   keepRunning: z.boolean().default(false),
   resume: z.boolean().default(false),
+  reset: z.boolean().default(false),
   port: Port.optional(),
   uiPort: Port.optional(),
 });

@@ -1,5 +1,6 @@
 import type { RecordedDecision, RefusedDecision, RunbookStatus, Step } from '../../../workflows/contracts';
 import { errorColour, isLiveTerminal, printJsonLine, printLine } from '../../output';
+import { forTerminal } from '../../terminal-text';
 import type { ActivityProgress } from './progress';
 import { progressLine } from './progress';
 import { changedSteps, changeLine, headerLine, outcomeLine } from '../render';
@@ -184,8 +185,29 @@ export class SilentReporter implements FollowReporter {
   close(): void {}
 }
 
+/** A text reporter shown only what `forTerminal` made safe of each status and note. */
+class TerminalTextReporter implements FollowReporter {
+  constructor(private readonly inner: FollowReporter) {}
+
+  look(look: Look): void {
+    this.inner.look({ ...look, status: forTerminal(look.status) });
+  }
+
+  note(line: string): void {
+    this.inner.note(forTerminal(line));
+  }
+
+  stopped(how: 'ended' | 'waiting', look: Look): void {
+    this.inner.stopped(how, { ...look, status: forTerminal(look.status) });
+  }
+
+  close(): void {
+    this.inner.close();
+  }
+}
+
 export function reporterFor(options: { json?: boolean; quiet: boolean }): FollowReporter {
   if (options.json) return new JsonLinesReporter();
   if (options.quiet) return new SilentReporter();
-  return isLiveTerminal() ? new LiveReporter() : new LineReporter();
+  return new TerminalTextReporter(isLiveTerminal() ? new LiveReporter() : new LineReporter());
 }

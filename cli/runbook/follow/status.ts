@@ -4,6 +4,7 @@ import type { LeftMark } from '../../../client/node-marks';
 import { EXIT } from '../../errors';
 import { printJson, printLine } from '../../output';
 import type { RunbookReader } from '../client';
+import { forTerminal } from '../../terminal-text';
 import { exitForPhase } from '../exit-codes';
 import { resolveRunbookId } from '../kinds';
 import { load } from '../lazy';
@@ -40,8 +41,8 @@ export function registerStatus(runbook: Command): void {
         if (input.json)
           printJson(clearing ? { ...observed.status, needsClearing: clearing } : observed.status);
         else {
-          renderStatus(observed.status, new Date()).forEach((line) => printLine(line));
-          if (clearing) printLine(`needs clearing: ${clearing}`);
+          renderStatus(forTerminal(observed.status), new Date()).forEach((line) => printLine(line));
+          if (clearing) printLine(`needs clearing: ${forTerminal(clearing)}`);
         }
         process.exitCode = exitForPhase(observed.status.phase);
       });

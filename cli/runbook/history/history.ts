@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { z } from 'zod';
 import { printJson, printLine } from '../../output';
+import { forTerminal } from '../../terminal-text';
 import { resolveRunbookId } from '../kinds';
 import { load } from '../lazy';
 import { parseOptions } from '../options';
@@ -23,7 +24,8 @@ export function registerHistory(runbook: Command): void {
         const history = await readNodeHistory(rb, runbookId);
         if (input.json) return printJson(history);
         const { isClearance, renderHistory, renderClearance } = load.historyRender();
-        const lines = isClearance(history) ? renderClearance(history) : renderHistory(history);
+        const shown = forTerminal(history);
+        const lines = isClearance(shown) ? renderClearance(shown) : renderHistory(shown);
         lines.forEach((line) => printLine(line));
       });
     });

@@ -8,6 +8,7 @@ import { Phase, PHASES, runbookWorkflowId } from '../../../workflows/contracts';
 import { MESH_KIND, MESH_NODE, MESH_PHASE, MESH_WAITING_ON } from '../../../workflows/search-attributes';
 import { UsageError } from '../../errors';
 import { colour, printJson, printLine } from '../../output';
+import { forTerminal } from '../../terminal-text';
 import type { RunbookReader } from '../client';
 import { isTerminal, phaseOfClosed } from '../exit-codes';
 import { kindOfWorkflowType } from '../kinds';
@@ -73,7 +74,7 @@ export function registerList(runbook: Command): void {
         const rows = await listRows(rb, input, input.limit);
         if (input.json) return printJson(rows);
         if (rows.length === 0) return printLine(noneLine(rb.taskQueue, input));
-        formatRows(rows).forEach((line) => printLine(line));
+        formatRows(forTerminal(rows)).forEach((line) => printLine(line));
       });
     });
 }

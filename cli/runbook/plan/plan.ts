@@ -1,23 +1,28 @@
 import type { Command } from 'commander';
 import { z } from 'zod';
 import { printJson, printLine } from '../../output';
+import { forTerminal } from '../../terminal-text';
 import { onUnknownSubcommand } from '../../unknown-command';
 import { operator } from '../kinds';
 import { load } from '../lazy';
 import { parseOptions } from '../options';
 import { dataPathMoveInputFrom, DataPathMoveOptions } from '../start/data-path-move';
 import { EdgeFlipOptions, edgeFlipInputFrom } from '../start/edge-flip-input';
+import { addEdgeFlipOptions } from '../start/edge-flip-options';
+import { addFleetOptions, FleetOptionsSchema, singleNode } from '../start/fleet-command';
 import { unknownPlanKind } from './unknown-kind';
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
 
-const EdgeFlipPlanOptions = EdgeFlipOptions.extend({
+const EdgeFlipPlanOptions = FleetOptionsSchema.extend({
+  ...EdgeFlipOptions.shape,
+  node: z.string().optional(),
   as: z.string().min(1).optional(),
   json: z.boolean().default(false),
 });
 
 const EXIT_CODES =
-  '\nExit codes: 0 every gate is predicted ok, 3 a gate is predicted to wait for a decision, 2 preflight would refuse the runbook (or bad input), 1 the plan could not be made.\n' +
+  '\nExit codes: 0 every gate is predicted ok, 3 a gate is predicted to wait for a decision, 2 preflight would refuse the runbook (or bad input), 1 the plan could not be made; a fleet: the worst of its nodes.\n' +
   '--json prints the plan as one document (client/plan, schema PlanReport in workflows/plan-report.ts).';
 
 /** `mesh runbook plan <kind> ...`: the options of `start <kind>`; prints what the runbook would do, starts nothing. */
@@ -35,25 +40,26 @@ export function registerPlan(runbook: Command): void {
     });
   onUnknownSubcommand(plan, unknownPlanKind);
 
-  plan
+  const edgeFlip = plan
     .command('edge-flip')
-    .description('predict an edge flip: the same options as `mesh runbook start edge-flip`')
-    .requiredOption('--node <node>', 'the node whose edge would be flipped')
-    .requiredOption('--module <module>', 'the successor edge module')
-    .requiredOption('--predecessor <module>', 'the edge module serving the public names now')
-    .requiredOption('--public-name <host>', 'a public host name the edge serves (repeat for each)', collect)
-    .requiredOption('--public-address <url>', 'where the node serves its public names')
-    .requiredOption('--successor-address <url>', 'where the successor answers before the flip')
-    .option('--successor-marker <text>', "text only the successor's answers contain")
-    .option('--expect-status <code>', 'the HTTP status every public name answers with (default 200)')
+    .description(
+      'predict an edge flip: the same options as `mesh runbook start edge-flip`, a fleet (--nodes, --all-nodes-with) too',
+    )
+    .option(
+      '--node <node>',
+      'the node whose edge would be flipped (for a fleet: --nodes or --all-nodes-with)',
+    );
+  addEdgeFlipOptions(edgeFlip)
     .option('--as <user>', 'who would start the runbook (default: your OS user)')
-    .option('--json', 'print the plan as one JSON document')
-    .addHelpText('after', EXIT_CODES)
-    .action(async (options: object) => {
-      const opts = parseOptions(EdgeFlipPlanOptions, { ...options });
-      const input = edgeFlipInputFrom(opts, operator(opts.as));
-      await printPlan({ kind: 'edge-flip', input }, opts.json);
-    });
+    .option('--json', "print the plan as one JSON document (a fleet: one document with each node's plan)")
+    .addHelpText('after', EXIT_CODES);
+  addFleetOptions(edgeFlip).action(async (options: object) => {
+    const opts = parseOptions(EdgeFlipPlanOptions, { ...options });
+    const node = singleNode(opts);
+    if (node === undefined) return load.fleetPlan().printFleetPlan(opts, operator(opts.as), opts.json);
+    const input = edgeFlipInputFrom({ ...opts, node }, operator(opts.as));
+    await printPlan({ kind: 'edge-flip', input }, opts.json);
+  });
 
   plan
     .command('data-path-move')
@@ -78,6 +84,6 @@ async function printPlan(request: Parameters<ReturnType<typeof load.plan>['planF
   const { planFor, planAsLines } = load.plan();
   const report = await planFor(request);
   if (json) printJson(report);
-  else for (const line of planAsLines(report)) printLine(line);
+  else for (const line of planAsLines(forTerminal(report))) printLine(line);
   process.exitCode = report.exitCode;
 }

@@ -1,6 +1,12 @@
 import { ConfigError, loadConfig } from '../../../config';
 import { resolveRunbookStateDir } from '../../../activities/data';
-import { makePlan, planAsLines, planReaderFrom, type PlanRequest } from '../../../client/plan';
+import {
+  makePlan,
+  nodeOutcomeLines,
+  planAsLines,
+  planReaderFrom,
+  type PlanRequest,
+} from '../../../client/plan';
 import { readThroughNodeWorkers } from '../../../client/plan/node-reads';
 import { depsFromConfig } from '../../../worker/deps';
 import type { PlanReport } from '../../../workflows/plan-report';
@@ -30,4 +36,4 @@ export async function planFor(request: PlanRequest): Promise<PlanReport> {
   );
 }
 
-export { planAsLines };
+export { nodeOutcomeLines, planAsLines };

@@ -54,8 +54,7 @@ export async function showFleetPlansAndConfirm(
     const plan = await planOrNote('edge-flip', input);
     if (!plan) continue;
     plans.set(input.node, plan);
-    const [headline] = load.plan().planAsLines(plan);
-    out?.write(`${headline}\n${plan.decisions.map((d) => `  ${d.step}: ${d.sentence}\n`).join('')}`);
+    out?.write(`${load.plan().nodeOutcomeLines(plan).join('\n')}\n`);
   }
   const nodes = inputs.map((input) => input.node).join(', ');
   if (asking && !(await yes(`\nstart the edge-flip fleet of ${module} on ${nodes}? [y/N] `)))

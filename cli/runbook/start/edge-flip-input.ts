@@ -11,7 +11,9 @@ export const EdgeFlipOptions = z.object({
   publicName: z.array(z.string()).min(1),
   publicAddress: z.string(),
   successorAddress: z.string(),
-  successorMarker: z.string().optional(),
+  successorMarker: z.string(),
+  predecessorMarker: z.string(),
+  nodeHeader: z.string().optional(),
   expectStatus: z.string().optional(),
 });
 export type EdgeFlipOptions = z.infer<typeof EdgeFlipOptions>;
@@ -25,6 +27,8 @@ const FLAG: Partial<Record<keyof EdgeFlipInputArg, string>> = {
   publicAddress: '--public-address',
   successorAddress: '--successor-address',
   successorMarker: '--successor-marker',
+  predecessorMarker: '--predecessor-marker',
+  nodeHeader: '--node-header',
   expectStatus: '--expect-status',
   startedBy: '--as',
 };
@@ -38,7 +42,18 @@ const SUGGESTION: Partial<Record<keyof EdgeFlipInputArg, string>> = {
   publicAddress: 'Give scheme, host and port, e.g. --public-address http://127.0.0.1:80.',
   successorAddress: 'Give scheme, host and port, e.g. --successor-address http://127.0.0.1:8081.',
   expectStatus: 'Give an HTTP status code, e.g. --expect-status 200.',
+  successorMarker:
+    "Give text only the successor's answers contain, e.g. --successor-marker 'served by route-proxy'.",
+  predecessorMarker:
+    "Give text only the predecessor's answers contain, e.g. --predecessor-marker 'served by caddy'.",
+  nodeHeader:
+    'Give the name of the answer header that carries the node name, e.g. --node-header X-Served-By.',
 };
+
+/** `{node}` in an address or a marker stands for the node's name: `http://{node}.example.net:80`. */
+export function forNode(text: string, node: string): string {
+  return text.replaceAll('{node}', node);
+}
 
 /** The edge-flip workflow input from the options, validated by the workflow's own schema before anything starts. */
 export function edgeFlipInputFrom(options: EdgeFlipOptions, startedBy: string): EdgeFlipInput {
@@ -47,10 +62,12 @@ export function edgeFlipInputFrom(options: EdgeFlipOptions, startedBy: string): 
     module: options.module,
     predecessor: options.predecessor,
     publicNames: options.publicName,
-    publicAddress: options.publicAddress,
-    successorAddress: options.successorAddress,
+    publicAddress: forNode(options.publicAddress, options.node),
+    successorAddress: forNode(options.successorAddress, options.node),
+    successorMarker: forNode(options.successorMarker, options.node),
+    predecessorMarker: forNode(options.predecessorMarker, options.node),
     startedBy,
-    ...(options.successorMarker !== undefined ? { successorMarker: options.successorMarker } : {}),
+    ...(options.nodeHeader !== undefined ? { nodeHeader: options.nodeHeader } : {}),
     ...(options.expectStatus !== undefined ? { expectStatus: Number(options.expectStatus) } : {}),
   };
   const parsed = EdgeFlipInput.safeParse(raw);
@@ -71,6 +88,12 @@ export function edgeFlipInputFrom(options: EdgeFlipOptions, startedBy: string): 
       (field && SUGGESTION[field]) ?? 'Add --help to the command to see what it accepts.',
     );
   }
+  const { successorMarker, predecessorMarker } = parsed.data;
+  if (successorMarker !== undefined && successorMarker === predecessorMarker)
+    throw new UsageError(
+      `--successor-marker and --predecessor-marker are both "${successorMarker}"; the probes could not tell the two edges apart.`,
+      "Give text only each edge's own answers contain, e.g. --successor-marker 'served by route-proxy' --predecessor-marker 'served by caddy'.",
+    );
   if (parsed.data.predecessor === parsed.data.module) {
     throw new UsageError(
       `--predecessor and --module are both ${parsed.data.module}; an edge flip replaces one module with another.`,

@@ -4,9 +4,8 @@ import { operator } from '../kinds';
 import { load } from '../lazy';
 import { parseOptions } from '../options';
 import { EdgeFlipOptions, edgeFlipInputFrom } from './edge-flip-input';
+import { addEdgeFlipOptions } from './edge-flip-options';
 import { addFleetOptions, FleetOptionsSchema, singleNode } from './fleet-command';
-
-const collect = (value: string, previous: string[] = []) => [...previous, value];
 
 const Options = FleetOptionsSchema.extend({
   ...EdgeFlipOptions.shape,
@@ -22,17 +21,8 @@ export function registerStartEdgeFlip(start: Command): void {
     .command('edge-flip')
     .description("replace a node's edge proxy with its successor; the predecessor stops only after approval")
     .addHelpText('after', () => `\n${load.plans().planHelp('edge-flip')}`)
-    .option('--node <node>', 'the node whose edge is flipped (for a fleet: --nodes or --all-nodes-with)')
-    .requiredOption('--module <module>', 'the successor edge module')
-    .requiredOption('--predecessor <module>', 'the edge module serving the public names now')
-    .requiredOption('--public-name <host>', 'a public host name the edge serves (repeat for each)', collect)
-    .requiredOption(
-      '--public-address <url>',
-      'where the node serves its public names, e.g. http://10.0.0.5:80',
-    )
-    .requiredOption('--successor-address <url>', 'where the successor answers before the flip')
-    .option('--successor-marker <text>', "text only the successor's answers contain")
-    .option('--expect-status <code>', 'the HTTP status every public name answers with (default 200)')
+    .option('--node <node>', 'the node whose edge is flipped (for a fleet: --nodes or --all-nodes-with)');
+  addEdgeFlipOptions(command)
     .option('--as <user>', 'who starts the runbook (default: your OS user)')
     .option('--detach', 'start it and return; do not follow it')
     .option('--yes', 'start without asking on a terminal (the plan is shown either way)')

@@ -2,11 +2,8 @@ import { WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
 import { lastRunOf, needsClearing } from '../../../client/last-run';
 import { fleetOrderLine, startEdgeFlipFleet } from '../../../client/start-fleet';
 import { predictedVerdicts } from '../../../client/start-runbook';
-import { MeshRefusedError } from '../../../mesh/errors';
-import type { MeshPort } from '../../../mesh/port';
 import { runbookWorkflowId } from '../../../workflows/contracts';
 import { fleetWorkflowId } from '../../../workflows/fleet/contracts';
-import { UsageError } from '../../errors';
 import { printJson, printJsonLine, printLine } from '../../output';
 import { needsClearingRefusal } from '../clear/sentences';
 import { refuseMarkedNodes } from './refuse-marked';
@@ -17,13 +14,8 @@ import { load } from '../lazy';
 import type { EdgeFlipOptions } from './edge-flip-input';
 import { showFleetPlansAndConfirm } from './confirm-plan';
 import { busy, type LaunchOptions } from './launch';
-import {
-  fleetInputFrom,
-  fleetOrder,
-  nodeListOption,
-  waveSizeOption,
-  type FleetOptions,
-} from './fleet-options';
+import { fleetInputFromMesh } from './fleet-input';
+import type { FleetOptions } from './fleet-options';
 
 /**
  * `mesh runbook start edge-flip --nodes a,b,c` (or `--all-nodes-with <module>`): the fleet's nodes are
@@ -34,10 +26,8 @@ export async function launchFleet(
   options: Omit<EdgeFlipOptions, 'node'> & FleetOptions & LaunchOptions,
   startedBy: string,
 ): Promise<void> {
-  const waveSize = waveSizeOption(options.waveSize);
-  const mesh = load.workerDeps().depsFromEnv().mesh;
-  const nodes = await fleetNodes(mesh, options);
-  const input = fleetInputFrom(options, fleetOrder(nodes, options.canary), waveSize, startedBy);
+  const input = await fleetInputFromMesh(options, startedBy);
+  const nodes = input.runbooks.map((runbook) => runbook.node);
   await withClient(
     async (rb) => {
       for (const node of nodes) await refuseBusyNode(rb, node);
@@ -74,49 +64,7 @@ export async function launchFleet(
   );
 }
 
-/** The nodes named, or every node the module is assigned to; each one known to mesh. */
-async function fleetNodes(mesh: MeshPort, options: FleetOptions): Promise<string[]> {
-  if (options.nodes !== undefined && options.allNodesWith !== undefined)
-    throw new UsageError(
-      '--nodes and --all-nodes-with both name the fleet; give one of them.',
-      'Name the nodes with --nodes a,b,c, or take every node a module is assigned to with --all-nodes-with <module>.',
-    );
-  if (options.allNodesWith !== undefined) {
-    const module = options.allNodesWith;
-    const nodes = await mesh.moduleNodes(module).catch((error: unknown) => {
-      if (error instanceof MeshRefusedError)
-        throw new UsageError(
-          `--all-nodes-with ${module}: ${error.message}`,
-          'See the modules with `mesh local module list`.',
-        );
-      throw error;
-    });
-    if (nodes.length === 0)
-      throw new UsageError(
-        `--all-nodes-with ${module} finds no node: ${module} is assigned to none.`,
-        'Name the nodes with --nodes a,b,c instead.',
-      );
-    return nodes;
-  }
-  if (options.nodes === undefined)
-    throw new UsageError(
-      'A fleet needs its nodes: --nodes a,b,c or --all-nodes-with <module>.',
-      'For example --nodes edge1,novox,edge3 (the first is the canary).',
-    );
-  const nodes = nodeListOption(options.nodes);
-  for (const node of nodes)
-    await mesh.nodeState(node).catch((error: unknown) => {
-      if (error instanceof MeshRefusedError)
-        throw new UsageError(
-          `--nodes names ${node}, which mesh does not know (${error.message.replace(/\.$/, '')}).`,
-          'See the nodes with `mesh local node list`.',
-        );
-      throw error;
-    });
-  return nodes;
-}
-
-/** A node whose own runbook runs, or whose last one did not end cleanly, keeps the whole fleet from starting. */
+/** A node whose own runbook runs, or whose last one could not roll back, keeps the whole fleet from starting. */
 async function refuseBusyNode(rb: RunbookClient, node: string): Promise<void> {
   const id = runbookWorkflowId(node);
   const last = await lastRunOf(rb.client, id);

@@ -86,7 +86,12 @@ export function addressFor(flag: string, given: string, node: string, nodes: str
   return address;
 }
 
-/** The fleet's input: each node's edge-flip input (validated as a single start's would be), in order. */
+/**
+ * The fleet's input: each node's edge-flip input (validated as a single start's would be), in order.
+ * Refused before anything starts: two nodes probed at one URL, and probes that could not tell which node
+ * answered (no `{node}` in a marker and no `--node-header`), since then, once one node has flipped, every
+ * later node's probes could be answered by it and pass while the later node itself is dark.
+ */
 export function fleetInputFrom(
   options: Omit<EdgeFlipOptions, 'node'>,
   order: string[],
@@ -104,5 +109,77 @@ export function fleetInputFrom(
       startedBy,
     ),
   );
+  refuseSharedAddresses(runbooks);
+  if (options.nodeHeader === undefined) {
+    refuseMarkerWithoutNode(
+      '--successor-marker',
+      options.successorMarker,
+      runbooks,
+      (r) => r.successorMarker,
+    );
+    refuseMarkerWithoutNode(
+      '--predecessor-marker',
+      options.predecessorMarker,
+      runbooks,
+      (r) => r.predecessorMarker,
+    );
+  }
   return { module: options.module, runbooks, waveSize, startedBy };
+}
+
+/** An address as a probe reaches it: `HTTP://127.1:80` and `http://127.0.0.1` are one URL. */
+function sameUrl(address: string): string {
+  return new URL(address).origin;
+}
+
+/** Two nodes (or one node's public and another's successor address) probed at one URL: one sentence. */
+function refuseSharedAddresses(runbooks: EdgeFlipInput[]): void {
+  const flags = [
+    ['--public-address', (r: EdgeFlipInput) => r.publicAddress],
+    ['--successor-address', (r: EdgeFlipInput) => r.successorAddress],
+  ] as const;
+  const seen = new Map<string, { flag: string; node: string }>();
+  const suggestion =
+    'Give each node its own: put {node} in the URL (http://{node}.example.net:80), or one node=url pair per node.';
+  for (const [flag, address] of flags)
+    for (const runbook of runbooks) {
+      const url = sameUrl(address(runbook));
+      const first = seen.get(url);
+      if (first === undefined) {
+        seen.set(url, { flag, node: runbook.node });
+        continue;
+      }
+      const { node } = runbook;
+      if (first.node === node) continue; // one node's own two addresses: the input schema judges those
+      throw new UsageError(
+        first.flag === flag
+          ? `${flag} gives ${first.node} and ${node} the same URL, ${url} (after ${first.node} flips, the probes of ${node} would reach ${first.node} and pass).`
+          : `${first.flag} of ${first.node} and ${flag} of ${node} are the same URL, ${url} (the probes of one node would reach the other and pass).`,
+        suggestion,
+      );
+    }
+}
+
+/** A fleet's marker must name the node (`{node}`), and no node's may be part of another's. */
+function refuseMarkerWithoutNode(
+  flag: string,
+  given: string,
+  runbooks: EdgeFlipInput[],
+  marker: (runbook: EdgeFlipInput) => string | undefined,
+): void {
+  if (!given.includes('{node}'))
+    throw new UsageError(
+      `${flag} "${given}" has no {node} and no --node-header is given, so a fleet's probe could not tell which node answered: one node's answer would pass for another's.`,
+      `Put {node} in both markers (e.g. ${flag} '${given} on {node}.') and have each node's edge answer with its own name, or name the answer header that carries it: --node-header X-Served-By.`,
+    );
+  for (const own of runbooks)
+    for (const other of runbooks) {
+      const mine = marker(own);
+      const theirs = marker(other);
+      if (own === other || mine === undefined || theirs === undefined || !theirs.includes(mine)) continue;
+      throw new UsageError(
+        `${flag} "${given}" for ${own.node} is part of ${other.node}'s, so ${other.node}'s answer would pass for ${own.node} ("${mine}" is in "${theirs}").`,
+        `End the marker after the name, e.g. ${flag} '${given.replace(/\{node\}.*$/, '{node}')}.'`,
+      );
+    }
 }

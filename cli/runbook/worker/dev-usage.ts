@@ -40,7 +40,8 @@ export function devUsage(info: {
     `  export TEMPORAL_ADDRESS=${info.address} ${STATE_DIR_ENV}=${shellWord(info.localMeshState)}${queue}`,
     '  mesh local node list',
     '  mesh runbook start edge-flip --node <node> --module <successor> --predecessor <module> \\',
-    '    --public-name <host> --public-address <url> --successor-address <url>',
+    '    --public-name <host> --public-address <url> --successor-address <url> \\',
+    "    --successor-marker <successor's text> --predecessor-marker <predecessor's text>",
     '  mesh runbook list',
     'Ctrl-C stops the worker, then the server.',
   ];

@@ -9,8 +9,9 @@ import { DEMO_PUBLIC_NAMES, type EdgeScenario } from './edge-flip-incident';
 /**
  * The novox incident across a fleet on one Docker engine: every node runs the same two modules, as a real
  * fleet does, and each node's own config (`/etc/edge/public-port`, `/etc/edge/staging-port` under its host
- * root) says where its edge listens, as a real node's own address would. Nodes with `leftovers` carry the
- * data dirs a rolled-back attempt left, so route-proxy is held there until taken.
+ * root) says where its edge listens, as a real node's own address would, and `/etc/edge/node` its name,
+ * which its edges put in every answer (body and X-Served-By header) so a probe can tell which node answered. Nodes with `leftovers` carry
+ * the data dirs a rolled-back attempt left, so route-proxy is held there until taken.
  */
 export interface FleetNodeSeed {
   node: string;
@@ -23,6 +24,28 @@ const IMAGE = 'mesh-local/busybox:latest';
 const CONFIG = '/etc/edge';
 const PUBLIC = `$(cat ${CONFIG}/public-port)`;
 const STAGING = `$(cat ${CONFIG}/staging-port)`;
+const NODE = `$(cat ${CONFIG}/node)`;
+
+/** The answer header in which every edge of the fleet names its node. */
+export const FLEET_NODE_HEADER = 'X-Served-By';
+
+/**
+ * What a node's edge answers with, from a CGI script busybox httpd runs for `/`: the node's name in the
+ * X-Served-By header, the module and the node's name in the body, ended by a full stop.
+ */
+const page = (module: string) =>
+  [
+    'mkdir -p /www/cgi-bin',
+    'rm -f /www/index.html',
+    "echo '#!/bin/sh' > /www/cgi-bin/index.cgi",
+    `echo "printf 'Content-Type: text/plain\\r\\n${FLEET_NODE_HEADER}: ${NODE}\\r\\n\\r\\nserved by ${module} on ${NODE}.\\n'" >> /www/cgi-bin/index.cgi`,
+    'chmod +x /www/cgi-bin/index.cgi',
+  ].join(' && ');
+
+/** The marker of `module`'s answers on `node` (so `edge1.` is never part of `edge10.`'s). */
+export function fleetMarker(module: string, node: string): string {
+  return `served by ${module} on ${node}.`;
+}
 const config = { hostPath: CONFIG, containerPath: CONFIG, readOnly: true };
 
 const health = (port: string) => ({
@@ -32,7 +55,7 @@ const health = (port: string) => ({
 });
 
 export function fleetPredecessorSpec(module: string): ModuleSpecInput {
-  const serve = `mkdir -p /www && echo "served by ${module}" > /www/index.html && httpd -f -p 127.0.0.1:${PUBLIC} -h /www & trap 'kill $!; exit 0' TERM; wait`;
+  const serve = `mkdir -p /www && ${page(module)} && httpd -f -p 127.0.0.1:${PUBLIC} -h /www & trap 'kill $!; exit 0' TERM; wait`;
   return {
     module,
     containers: [
@@ -51,7 +74,7 @@ export function fleetPredecessorSpec(module: string): ModuleSpecInput {
 /** Answers on the node's staging port at once, and takes its public port as soon as it is free. */
 export function fleetSuccessorSpec(module: string): ModuleSpecInput {
   const dir = (name: string) => `/var/lib/${module}/${name}`;
-  const edge = `echo "served by ${module}" > /www/index.html && httpd -p 127.0.0.1:${STAGING} -h /www && until httpd -f -p 127.0.0.1:${PUBLIC} -h /www; do sleep 0.5; done`;
+  const edge = `${page(module)} && httpd -p 127.0.0.1:${STAGING} -h /www && until httpd -f -p 127.0.0.1:${PUBLIC} -h /www; do sleep 0.5; done`;
   const sleeper = (name: string) => ({
     name,
     image: IMAGE,
@@ -93,6 +116,7 @@ export async function seedEdgeFleet(
     await mkdir(own, { recursive: true });
     await writeFile(join(own, 'public-port'), `${seed.publicPort}\n`);
     await writeFile(join(own, 'staging-port'), `${seed.stagingPort}\n`);
+    await writeFile(join(own, 'node'), `${seed.node}\n`);
     await mesh.assign(o.predecessor, seed.node);
     const receipt = await mesh.push(seed.node);
     const report = await waitForApplyReport(mesh, seed.node, receipt.pushId, { timeoutMs: 30_000 });
@@ -107,7 +131,8 @@ export async function seedEdgeFleet(
       node: seed.node,
       publicAddress: `http://127.0.0.1:${seed.publicPort}`,
       successorAddress: `http://127.0.0.1:${seed.stagingPort}`,
-      successorMarker: `served by ${o.successor}`,
+      successorMarker: fleetMarker(o.successor, seed.node),
+      predecessorMarker: fleetMarker(o.predecessor, seed.node),
       publicNames: DEMO_PUBLIC_NAMES,
     });
   }

@@ -24,6 +24,7 @@ export interface EdgeScenario {
   publicAddress: string;
   successorAddress: string;
   successorMarker: string;
+  predecessorMarker: string;
   publicNames: string[];
 }
 
@@ -115,6 +116,7 @@ export async function seedEdgeScenario(mesh: LocalMesh, o: EdgeScenarioOptions):
     publicAddress: `http://127.0.0.1:${o.publicPort}`,
     successorAddress: `http://127.0.0.1:${o.stagingPort}`,
     successorMarker: `served by ${o.successor}`,
+    predecessorMarker: `served by ${o.predecessor}`,
     publicNames: DEMO_PUBLIC_NAMES,
   };
 }

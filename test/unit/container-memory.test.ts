@@ -1,0 +1,69 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { ContainerMemory } from '../../workflows/runbook/memory';
+import type { ContainerEvidence } from '../../workflows/verdict';
+import { inspectContainer } from '../../workflows/verdict/containers';
+
+/** A running forge container as a real mesh names it: the same Docker name on every node. */
+function forge(id: string, restartCount: number): ContainerEvidence {
+  return {
+    module: 'forge',
+    container: 'web',
+    name: 'forge-web',
+    desiredMounts: [],
+    observed: {
+      exists: true,
+      state: 'running',
+      health: 'none',
+      restartCount,
+      restartCountStable: true,
+      mounts: [],
+      id,
+    },
+  };
+}
+
+const judge = (c: ContainerEvidence, memory: ContainerMemory, node: string) =>
+  inspectContainer(c, {
+    healthDeadlinePassed: true,
+    oldHostPaths: [],
+    firstSeen: memory.firstSeenOn(node),
+    compareSpec: true,
+  });
+
+describe('restart memory is per node and container', () => {
+  it('a data-path move over two nodes whose containers share a Docker name judges each node against its own first sighting', () => {
+    const memory = new ContainerMemory();
+    memory.remember('forge1', [forge('aaa', 0)], '2026-12-01T10:00:00.000Z');
+    memory.remember('forge2', [forge('bbb', 4)], '2026-12-01T10:00:01.000Z');
+    // forge1's container restarted once since the runbook first saw it; forge2's did not.
+    assert.deepEqual(judge(forge('aaa', 1), memory, 'forge1')?.failures, [
+      'restarted 1 time since the runbook first saw it at 10:00:00 UTC',
+    ]);
+    assert.equal(judge(forge('bbb', 4), memory, 'forge2'), undefined);
+    memory.remember('forge1', [forge('aaa', 1)], '2026-12-01T10:01:00.000Z');
+    memory.remember('forge2', [forge('bbb', 4)], '2026-12-01T10:01:01.000Z');
+    assert.equal(
+      judge(forge('aaa', 1), memory, 'forge1')?.restartedSince,
+      1,
+      'still counted from the first look',
+    );
+
+    memory.acceptRestarts();
+    assert.equal(
+      judge(forge('aaa', 1), memory, 'forge1'),
+      undefined,
+      'accepted: they count from the last look on',
+    );
+    assert.equal(judge(forge('bbb', 4), memory, 'forge2'), undefined);
+  });
+
+  it('as runbooks recorded before MEMORY_PER_NODE remember: one memory by Docker name, so they replay', () => {
+    const shared = new ContainerMemory(false);
+    shared.remember('forge1', [forge('aaa', 0)], '2026-12-01T10:00:00.000Z');
+    shared.remember('forge2', [forge('bbb', 4)], '2026-12-01T10:00:01.000Z');
+    assert.deepEqual(shared.firstSeenOn('forge1'), shared.firstSeenOn('forge2'));
+    assert.equal(shared.firstSeenOn('forge1')['forge-web']?.id, 'bbb', "forge2's sighting replaced forge1's");
+    assert.equal(judge(forge('aaa', 1), shared, 'forge1'), undefined, 'the restart on forge1 went unseen');
+  });
+});
