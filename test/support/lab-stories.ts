@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { WorkflowHandle } from '@temporalio/client';
 import type { ModuleSpecInput, PushReceipt } from '../../mesh/schemas';
-import { runbookWorkflowId, statusQuery, type RunbookStatus } from '../../workflows/contracts';
+import { statusQuery, type RunbookStatus } from '../../workflows/contracts';
 import type { Lab } from './lab';
 
 const IMAGE = 'mesh-local/busybox:latest';
@@ -17,9 +17,12 @@ const health = (port: number) => ({
   retries: 3,
 });
 
-/** Each page names its node: the controller tells every container where it runs (MESHCTL_NODE). */
+/**
+ * Each page names its node, and ends after the name (`edge1` must not match `edge10`): the controller tells
+ * every container where it runs (MESHCTL_NODE).
+ */
 const page = (module: string, dir: string) =>
-  `mkdir -p ${dir} && echo "served by ${module} on $MESHCTL_NODE" > ${dir}/index.html`;
+  `mkdir -p ${dir} && echo "served by ${module} on $MESHCTL_NODE." > ${dir}/index.html`;
 
 /** caddy on a lab host: the public names on port 80 of the host's own address. */
 export const CADDY: ModuleSpecInput = {
@@ -144,7 +147,32 @@ export function edgeFlipArgs(lab: Lab, node: string): string[] {
     '--successor-address',
     `http://${ip}:${STAGING_PORT}`,
     '--successor-marker',
-    `served by route-proxy on ${node}`,
+    `served by route-proxy on ${node}.`,
+    '--predecessor-marker',
+    `served by caddy on ${node}.`,
+  ];
+}
+
+/** A fleet's options over lab hosts: addresses and markers carry `{node}` (`<host>.lab` resolves to each). */
+export function fleetArgs(nodes: string[], waveSize = 2): string[] {
+  return [
+    '--nodes',
+    nodes.join(','),
+    '--wave-size',
+    String(waveSize),
+    '--module',
+    'route-proxy',
+    '--predecessor',
+    'caddy',
+    ...PUBLIC_NAMES.flatMap((name) => ['--public-name', name]),
+    '--public-address',
+    `http://{node}.lab:${PUBLIC_PORT}`,
+    '--successor-address',
+    `http://{node}.lab:${STAGING_PORT}`,
+    '--successor-marker',
+    'served by route-proxy on {node}.',
+    '--predecessor-marker',
+    'served by caddy on {node}.',
   ];
 }
 
@@ -175,5 +203,3 @@ export async function labStatusWhen(
     await new Promise((resolve) => setTimeout(resolve, 300));
   }
 }
-
-export const runbookOf = (node: string) => runbookWorkflowId(node);

@@ -1,14 +1,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Lab } from '../../../test/support/lab';
-import {
-  edgeFlipArgs,
-  PUBLIC_NAMES,
-  PUBLIC_PORT,
-  seedEdges,
-  seedForge,
-  STAGING_PORT,
-} from '../../../test/support/lab-stories';
+import { edgeFlipArgs, fleetArgs, seedEdges, seedForge } from '../../../test/support/lab-stories';
 import type { RunbookStatus } from '../../../workflows/contracts';
 import type { LabExperimentName } from '../options';
 import type { ExperimentResult } from '../result';
@@ -61,24 +54,7 @@ function fleet(nodes: string[]): LabStory {
     name: `fleet of ${nodes.join(', ')}, waves of 2`,
     nodes,
     seed: (lab) => seedEdges(lab, nodes),
-    start: () => [
-      'edge-flip',
-      '--nodes',
-      nodes.join(','),
-      '--wave-size',
-      '2',
-      '--module',
-      'route-proxy',
-      '--predecessor',
-      'caddy',
-      ...PUBLIC_NAMES.flatMap((name) => ['--public-name', name]),
-      '--public-address',
-      `http://{node}.lab:${PUBLIC_PORT}`,
-      '--successor-address',
-      `http://{node}.lab:${STAGING_PORT}`,
-      '--successor-marker',
-      'served by route-proxy on {node}',
-    ],
+    start: () => ['edge-flip', ...fleetArgs(nodes)],
     runbooks: nodes.map((n) => `runbook-${n}`),
     main: 'runbook-fleet-route-proxy',
   };
