@@ -47,7 +47,7 @@ export interface ExecutorRun {
   };
   /** Where the runbook waited for a decision the bench does not make (it then aborted the runbook). */
   stoppedAt?: { gate: string; verdict: string; since: number };
-  history: { events: number; bytes: number };
+  history: { events: number; bytes: number; byType: Record<string, number> };
   activities: { type: string; ms: number }[];
   /** CPU time of the metered processes from the start call to the close (with `meters`). */
   resources?: RunResources;
@@ -224,7 +224,7 @@ export async function flipThroughExecutor(
       deadMs: kill ? deadDetection(events, started, kill, stoppedAt) : undefined,
     },
     ...(stoppedAt ? { stoppedAt } : {}),
-    history: { events: facts.events, bytes: facts.bytes },
+    history: { events: facts.events, bytes: facts.bytes, byType: facts.byType },
     activities: facts.activities.map((a) => ({ type: a.type, ms: a.to - a.from })),
     ...(resources ? { resources } : {}),
   };

@@ -152,7 +152,7 @@ function labLines(result: BenchResult): string[] {
     sideBySide('PostgreSQL WAL per runbook', undefined, lr?.walBytes, kb, 'in memory'),
     sideBySide('PostgreSQL rows written per runbook', undefined, lr?.rows, n0),
     ...(lr?.rowsByDatabase ?? []).map((db) => sideBySide(`  in ${db.database}`, undefined, db.rows, n0)),
-    sideBySide('PostgreSQL commits per runbook', undefined, lr?.commits, n0),
+    sideBySide('PostgreSQL transactions per runbook (reads too)', undefined, lr?.commits, n0),
     sideBySide(
       'healthy: health_status -> gate-apply ok (ms)',
       d?.detection.healthyMs,
@@ -178,6 +178,7 @@ function labLines(result: BenchResult): string[] {
           sideBySide('idle, per second: PostgreSQL CPU (ms)', undefined, idle.lab.postgresMsPerS, n1),
           sideBySide('idle, per second: PostgreSQL WAL', undefined, idle.lab.walBytesPerS, kb),
           sideBySide('idle, per second: PostgreSQL rows written', undefined, idle.lab.rowsPerS, n1),
+          sideBySide('idle, per second: PostgreSQL transactions', undefined, idle.lab.commitsPerS, n1),
         ]
       : []),
   ];
@@ -187,7 +188,7 @@ function labLines(result: BenchResult): string[] {
     ...table(['dev server | lab (medians [p95])', 'dev server', 'lab', 'lab/dev'], rows),
     `dev server: the Temporal CLI's (SQLite in memory), one worker process for the shared and the node queues, the local mesh in that process.`,
     `lab: Temporal on PostgreSQL at ${result.lab.temporal} (namespace ${result.lab.namespace}), ${workers || 'its workers'}, mesh through meshctl (one process per verb), the host's own engine; its shell flip runs inside ${result.lab.node}'s network namespace.`,
-    `CPU times from /proc/<pid>/stat over the start call to the close; PostgreSQL's (WAL cluster-wide, rows of ${(lr?.rowsByDatabase ?? []).map((db) => db.database).join(' and ') || 'its databases'}) from before the start to at least ${s2(result.lab.pgSettleMs)} s after the close (window median ${s2(lr?.postgresWindowMs?.median ?? Number.NaN)} s), its statistics lagging up to 10 s.`,
+    `CPU times from /proc/<pid>/stat over the start call to the close (each with what the process does idle, above, over that time); PostgreSQL's (WAL cluster-wide, rows of ${(lr?.rowsByDatabase ?? []).map((db) => db.database).join(' and ') || 'its databases'}) from before the start to at least ${s2(result.lab.pgSettleMs)} s after the close (window median ${s2(lr?.postgresWindowMs?.median ?? Number.NaN)} s), its statistics lagging up to 10 s.`,
   ];
 }
 
