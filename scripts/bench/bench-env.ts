@@ -9,6 +9,8 @@ import { BASE_IMAGE, DockerEngine } from '../../docker/engine';
 import { LocalMesh } from '../../mesh/local';
 import { findTemporalCli } from '../../worker/temporal-binary';
 import { writeWorkflowBundle } from '../../worker/workflow-bundle';
+import { childNamed } from './proc-cpu';
+import type { Meters } from './resources';
 import { BenchWorker } from './worker-process';
 import { ephemeralDevServer } from '../../worker/ephemeral-dev-server';
 
@@ -38,6 +40,8 @@ export class BenchEnv {
     readonly worker: BenchWorker,
     readonly taskQueue: string,
     readonly scratch: string,
+    /** The dev server's process (the SDK starts it as a child of this one), when found. */
+    private readonly serverPid: number | undefined,
   ) {
     this.stateDir = join(scratch, 'mesh');
     this.mesh = new LocalMesh({ stateDir: this.stateDir, engine: this.engine });
@@ -70,12 +74,22 @@ export class BenchEnv {
         bundle,
       });
       log(`a worker in a child process polls ${taskQueue}`);
-      return new BenchEnv(engine, temporal, worker, taskQueue, scratch);
+      const serverPid = childNamed(process.pid, 'temporal');
+      if (serverPid === undefined) log('the dev server process was not found: its CPU time is left out');
+      return new BenchEnv(engine, temporal, worker, taskQueue, scratch, serverPid);
     } catch (error) {
       await temporal.teardown();
       await rm(scratch, { recursive: true, force: true });
       throw error;
     }
+  }
+
+  /** The processes an executor run on the dev server is metered on: the bench's worker and the dev server. */
+  meters(): Meters {
+    return {
+      workers: { worker: this.worker.pid },
+      temporal: this.serverPid === undefined ? {} : { 'dev server': this.serverPid },
+    };
   }
 
   get client(): Client {

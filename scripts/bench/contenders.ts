@@ -1,6 +1,13 @@
 import type { BenchEnv } from './bench-env';
-import { flipThroughExecutor, seedEdgeFlip, type ExecutorRun, type KillInWindow } from './executor';
+import {
+  devServerSite,
+  flipThroughExecutor,
+  seedEdgeFlip,
+  type ExecutorRun,
+  type KillInWindow,
+} from './executor';
 import { flipOnFloor, setUpFloorFlip } from './floor';
+import type { LabContenders } from './lab-contenders';
 import type { ContenderName } from './options';
 import { cleanUpShellFlip, flipByShell, setUpShellFlip } from './shell';
 
@@ -36,9 +43,30 @@ function messageOf(error: unknown): string {
   return (e.stderr?.trim() || e.message || String(error)).split('\n')[0] ?? 'failed';
 }
 
-/** Runs one contender once on a fresh node (its set-up and clean-up not timed); never throws for a failed flip. */
+/** An executor's run as a contender's: the wait for the public port is its probe-public step. */
+function executorRun(contender: ContenderName, round: number, run: ExecutorRun, dies = false): ContenderRun {
+  const probePublic = run.steps.find((step) => step.step === 'probe-public');
+  return {
+    contender,
+    round,
+    ...(probePublic ? { servedAfterStopMs: probePublic.activityMs } : {}),
+    // The runbook that lost a container is right only when it stopped at gate-apply after the death.
+    ok: dies ? run.detection.deadMs !== undefined : run.completed,
+    wallMs: run.wallMs,
+    ...(run.failure !== undefined && !(dies && run.detection.deadMs !== undefined)
+      ? { failure: run.failure }
+      : {}),
+    executor: run,
+  };
+}
+
+/**
+ * Runs one contender once on a fresh node (its set-up and clean-up not timed); never throws for a failed
+ * flip. The lab's contenders run on `lab` (bench --lab).
+ */
 export async function runContender(
   env: BenchEnv,
+  lab: LabContenders | undefined,
   contender: ContenderName,
   round: number,
   windowMs: number,
@@ -50,6 +78,11 @@ export async function runContender(
     wallMs: Number.NaN,
     failure: messageOf(error),
   });
+  if (contender === 'lab-executor' || contender === 'lab-shell') {
+    if (!lab) throw new Error(`${contender} runs on the lab: bench --lab`);
+    if (contender === 'lab-executor') return executorRun(contender, round, await lab.executor());
+    return lab.shell(windowMs).then((flip) => ({ contender, round, ok: true, ...flip }), failed);
+  }
   if (contender === 'shell') {
     const flip = await setUpShellFlip(env, windowMs);
     try {
@@ -74,20 +107,8 @@ export async function runContender(
   try {
     const input = await seedEdgeFlip(env, node, { leftovers: contender === 'executor-leftovers' });
     const dies = contender === 'executor-dies';
-    const run = await flipThroughExecutor(env, input, dies ? KILL_DNS_IN_WINDOW : undefined);
-    const probePublic = run.steps.find((step) => step.step === 'probe-public');
-    return {
-      contender,
-      round,
-      ...(probePublic ? { servedAfterStopMs: probePublic.activityMs } : {}),
-      // The runbook that lost a container is right only when it stopped at gate-apply after the death.
-      ok: dies ? run.detection.deadMs !== undefined : run.completed,
-      wallMs: run.wallMs,
-      ...(run.failure !== undefined && !(dies && run.detection.deadMs !== undefined)
-        ? { failure: run.failure }
-        : {}),
-      executor: run,
-    };
+    const run = await flipThroughExecutor(devServerSite(env), input, dies ? KILL_DNS_IN_WINDOW : undefined);
+    return executorRun(contender, round, run, dies);
   } finally {
     await env.removeNode(node);
   }

@@ -6,7 +6,7 @@ export interface ContainerEvent {
   /** e.g. `start`, `die`, `health_status: healthy`. */
   action: string;
   name: string;
-  /** Its mesh.container label: the container's role in its module, e.g. `edge`. */
+  /** Its role in its module, e.g. `edge` (the mesh.container label, or the label the log was opened with). */
   container: string;
   /** Engine time, ms since the epoch (from timeNano). */
   at: number;
@@ -28,20 +28,27 @@ export class ContainerEventLog {
   private buffered = '';
   private readonly listeners: ((event: ContainerEvent) => void)[] = [];
 
-  private constructor(private readonly stream: NodeJS.ReadableStream & { destroy(): void }) {
+  private constructor(
+    private readonly stream: NodeJS.ReadableStream & { destroy(): void },
+    private readonly roleLabel: string,
+  ) {
     stream.on('data', (chunk: Buffer) => this.take(chunk.toString()));
     stream.on('error', () => undefined);
   }
 
-  /** `labels`: each label with its value, or (a string) every container that carries that label at all. */
+  /**
+   * `labels`: each label with its value, or (a string) every container that carries that label at all.
+   * `roleLabel`: the label naming a container's role in its module (a controller of its own names it its way).
+   */
   static async open(
     engine: DockerEngine,
     labels: Record<string, string> | string,
+    roleLabel: string = LABEL.container,
   ): Promise<ContainerEventLog> {
     const label =
       typeof labels === 'string' ? [labels] : Object.entries(labels).map(([key, value]) => `${key}=${value}`);
     const stream = await engine.docker.getEvents({ filters: { type: ['container'], label } });
-    return new ContainerEventLog(stream as NodeJS.ReadableStream & { destroy(): void });
+    return new ContainerEventLog(stream as NodeJS.ReadableStream & { destroy(): void }, roleLabel);
   }
 
   /** When the first `action` (of the module's `container`, if given) happened at or after `since`. */
@@ -59,7 +66,7 @@ export class ContainerEventLog {
     this.listeners.push(listener);
   }
 
-  /** The module's containers seen, by their mesh.container label. */
+  /** The module's containers seen, by their role. */
   containers(): string[] {
     return [...new Set(this.events.map((event) => event.container))];
   }
@@ -77,7 +84,7 @@ export class ContainerEventLog {
       const recorded: ContainerEvent = {
         action: event.Action ?? '',
         name: event.Actor?.Attributes?.name ?? '',
-        container: event.Actor?.Attributes?.[LABEL.container] ?? '',
+        container: event.Actor?.Attributes?.[this.roleLabel] ?? '',
         at: Math.floor((event.timeNano ?? 0) / 1e6),
       };
       this.events.push(recorded);

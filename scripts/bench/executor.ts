@@ -1,4 +1,5 @@
-import { WorkflowFailedError, type WorkflowHandle } from '@temporalio/client';
+import { WorkflowFailedError, type Client, type WorkflowHandle } from '@temporalio/client';
+import type { DockerEngine } from '../../docker/engine';
 import { startRunbook } from '../../client/start-runbook';
 import { LABEL } from '../../docker/labels';
 import { readNodeAgentState } from '../../mesh/local/node-store';
@@ -10,6 +11,7 @@ import type { BenchEnv } from './bench-env';
 import { answerUntilClosed, edgeFlipAnswer, statusOf, UnexpectedWait, type AnsweredWait } from './decisions';
 import { ContainerEventLog } from './docker-events';
 import { historyFacts } from './history-facts';
+import { CpuWindow, type Meters, type RunResources } from './resources';
 import { stepTimings, type StepTiming } from './step-overhead';
 
 export const PREDECESSOR = 'caddy';
@@ -45,8 +47,10 @@ export interface ExecutorRun {
   };
   /** Where the runbook waited for a decision the bench does not make (it then aborted the runbook). */
   stoppedAt?: { gate: string; verdict: string; since: number };
-  history: { events: number; bytes: number };
+  history: { events: number; bytes: number; byType: Record<string, number> };
   activities: { type: string; ms: number }[];
+  /** CPU time of the metered processes from the start call to the close (with `meters`). */
+  resources?: RunResources;
 }
 
 export interface SeedOptions {
@@ -78,6 +82,41 @@ export async function seedEdgeFlip(
   return { node, module, predecessor, ...scenario, startedBy: STARTED_BY };
 }
 
+/**
+ * Where an executor flip runs: the Temporal it is started on (the task queue its runbook worker polls), the
+ * Docker engine of its node, and how that node's containers are labelled.
+ */
+export interface FlipSite {
+  client: Client;
+  taskQueue: string;
+  engine: DockerEngine;
+  /** The successor's containers on that engine (label → value), and the label naming each one's role. */
+  successorLabels(input: EdgeFlipInputArg): Record<string, string>;
+  roleLabel: string;
+  /** When the node wrote each apply report that held something; undefined where the bench cannot read them. */
+  heldReportsAt?(node: string): Promise<number[]>;
+  /** The processes whose CPU time a run costs (its workers, Temporal, PostgreSQL), read afresh for each run. */
+  meters?(): Meters;
+}
+
+/** The dev server's side: the bench's own Temporal and worker, the local mesh's nodes on the one engine. */
+export function devServerSite(env: BenchEnv): FlipSite {
+  return {
+    client: env.client,
+    taskQueue: env.taskQueue,
+    engine: env.engine,
+    successorLabels: (input) => ({ [LABEL.node]: input.node, [LABEL.module]: input.module }),
+    roleLabel: LABEL.container,
+    meters: () => env.meters(),
+    async heldReportsAt(node) {
+      const { reports } = await readNodeAgentState(env.mesh.layout, node);
+      return reports
+        .filter((report) => report.held.length > 0)
+        .map((report) => Date.parse(report.finishedAt));
+    },
+  };
+}
+
 /** A runbook that has not ended by then is terminated (and reported as failed), so the bench always ends. */
 const RUN_DEADLINE_MS = 10 * 60_000;
 /** After an unexpected wait the runbook is aborted; its compensation gets this long before it is terminated. */
@@ -89,14 +128,14 @@ function endAfter(handle: WorkflowHandle, ms: number, why: string): NodeJS.Timeo
 
 /** Answers the runbook's decisions until it ends; aborts it at a wait the bench does not answer. */
 async function driveToEnd(
-  env: BenchEnv,
+  client: Client,
   handle: WorkflowHandle,
   waits: AnsweredWait[],
   stopped: (at: NonNullable<ExecutorRun['stoppedAt']>) => void,
 ): Promise<string | undefined> {
   const deadline = endAfter(handle, RUN_DEADLINE_MS, 'no end within 10 minutes');
   try {
-    await answerUntilClosed(env.client, handle.workflowId, edgeFlipAnswer, DECIDER, waits);
+    await answerUntilClosed(client, handle.workflowId, edgeFlipAnswer, DECIDER, waits);
     return undefined;
   } catch (error) {
     if (!(error instanceof UnexpectedWait)) throw error;
@@ -118,14 +157,14 @@ export interface KillInWindow {
   afterStartMs: number;
 }
 
-function killInWindow(env: BenchEnv, events: ContainerEventLog, kill: KillInWindow): void {
+function killInWindow(engine: DockerEngine, events: ContainerEventLog, kill: KillInWindow): void {
   let killed = false;
   events.onEvent((event) => {
     if (killed || event.action !== 'start' || event.container !== kill.container) return;
     killed = true;
     setTimeout(
       () =>
-        void env.engine.docker
+        void engine.docker
           .getContainer(event.name)
           .kill()
           .catch(() => undefined),
@@ -139,33 +178,35 @@ function killInWindow(env: BenchEnv, events: ContainerEventLog, kill: KillInWind
  * With `kill`, one successor container is killed inside the window: the runbook must wait at gate-apply.
  */
 export async function flipThroughExecutor(
-  env: BenchEnv,
+  site: FlipSite,
   input: EdgeFlipInputArg,
   kill?: KillInWindow,
 ): Promise<ExecutorRun> {
-  const successor = { [LABEL.node]: input.node, [LABEL.module]: input.module };
-  const events = await ContainerEventLog.open(env.engine, successor);
-  if (kill) killInWindow(env, events, kill);
-  const started = Date.now();
+  const events = await ContainerEventLog.open(site.engine, site.successorLabels(input), site.roleLabel);
+  if (kill) killInWindow(site.engine, events, kill);
   const waits: AnsweredWait[] = [];
   let stoppedAt: ExecutorRun['stoppedAt'];
   let handle: WorkflowHandle<typeof edgeFlip>;
   let failure: string | undefined;
+  const cpu = site.meters && CpuWindow.open(site.meters());
+  const started = Date.now();
   try {
-    handle = await startRunbook(env.client, edgeFlip, input, { taskQueue: env.taskQueue });
-    failure = await driveToEnd(env, handle, waits, (at) => (stoppedAt = at));
+    handle = await startRunbook(site.client, edgeFlip, input, { taskQueue: site.taskQueue });
+    failure = await driveToEnd(site.client, handle, waits, (at) => (stoppedAt = at));
   } finally {
     events.close();
   }
-  let status: RunbookStatus;
+  let status: RunbookStatus | undefined;
   try {
     status = await handle.result();
   } catch (error) {
     if (!(error instanceof WorkflowFailedError)) throw error;
     failure ??= error.cause?.message ?? error.message;
-    status = await statusOf(handle);
   }
   const wallMs = Date.now() - started;
+  // Closed at the close: the status query below is the bench's, not the runbook's.
+  const resources = cpu?.close();
+  status ??= await statusOf(handle);
   const facts = historyFacts(await handle.fetchHistory());
   const steps = stepTimings(status.steps, facts.activities, facts.timers);
   return {
@@ -177,30 +218,26 @@ export async function flipThroughExecutor(
     steps,
     waits,
     detection: {
-      heldMs: await heldDetection(env, input.node, waits),
+      heldMs: await heldDetection(site, input.node, waits),
       healthyMs: healthyDetection(events, started, status),
       stableMs: stableDetection(events, started, status),
       deadMs: kill ? deadDetection(events, started, kill, stoppedAt) : undefined,
     },
     ...(stoppedAt ? { stoppedAt } : {}),
-    history: { events: facts.events, bytes: facts.bytes },
+    history: { events: facts.events, bytes: facts.bytes, byType: facts.byType },
     activities: facts.activities.map((a) => ({ type: a.type, ms: a.to - a.from })),
+    ...(resources ? { resources } : {}),
   };
 }
 
 async function heldDetection(
-  env: BenchEnv,
+  site: FlipSite,
   node: string,
   waits: AnsweredWait[],
 ): Promise<number | undefined> {
   const held = waits.find((wait) => wait.verdict === 'held');
-  if (!held) return undefined;
-  const { reports } = await readNodeAgentState(env.mesh.layout, node);
-  const written = reports
-    .filter((report) => report.held.length > 0)
-    .map((report) => Date.parse(report.finishedAt))
-    .filter((at) => at <= held.since)
-    .at(-1);
+  if (!held || !site.heldReportsAt) return undefined;
+  const written = (await site.heldReportsAt(node)).filter((at) => at <= held.since).at(-1);
   return written === undefined ? undefined : held.since - written;
 }
 

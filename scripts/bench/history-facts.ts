@@ -23,6 +23,8 @@ export interface HistoryFacts {
   events: number;
   /** The history as Temporal serializes it (protobuf), in bytes. */
   bytes: number;
+  /** Events by type (`WORKFLOW_TASK_COMPLETED`: 27), to tell where two histories of one runbook differ. */
+  byType: Record<string, number>;
   /** Activities that closed (completed, failed, timed out or cancelled), with their last attempt's span. */
   activities: ActivitySpan[];
   /** Durable timers that fired: the runbook slept from `from` to `to`. */
@@ -57,7 +59,11 @@ export function historyFacts(history: History): HistoryFacts {
   const timerStarts = new Map<string, number>();
   const activities: ActivitySpan[] = [];
   const timers: Span[] = [];
+  const byType: Record<string, number> = {};
   for (const event of events) {
+    const type = temporal.api.enums.v1.EventType[event.eventType ?? 0] ?? String(event.eventType);
+    const name = type.replace(/^EVENT_TYPE_/, '');
+    byType[name] = (byType[name] ?? 0) + 1;
     const at = eventTime(event);
     const id = String(event.eventId);
     const s = event.activityTaskScheduledEventAttributes;
@@ -89,6 +95,7 @@ export function historyFacts(history: History): HistoryFacts {
   return {
     events: events.length,
     bytes: temporal.api.history.v1.History.encode(history).finish().length,
+    byType,
     activities,
     timers,
   };

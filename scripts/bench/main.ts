@@ -3,6 +3,9 @@ import { Timings } from '../../workflows/contracts';
 import { BenchEnv } from './bench-env';
 import { timeCli } from './cli-timing';
 import { runContender, type ContenderRun } from './contenders';
+import { measureIdle, type IdleRates } from './idle';
+import { LabContenders } from './lab-contenders';
+import { LAB_NODE, LabSide, PG_SETTLE_MS } from './lab-side';
 import { parseBenchOptions, USAGE, type BenchOptions } from './options';
 import { renderReport } from './report';
 import type { BenchResult } from './result';
@@ -20,22 +23,51 @@ import { summarizeContender } from './summaries';
  */
 
 const MB = 2 ** 20;
+/** With --lab: how long both sides are left alone before the rounds, to show what they do by themselves. */
+const IDLE_MS = 10_000;
+const QUICK_IDLE_MS = 5_000;
 const log = (line: string) => process.stderr.write(`bench: ${line}\n`);
 
-async function rounds(env: BenchEnv, options: BenchOptions, windowMs: number): Promise<ContenderRun[]> {
+const outcome = (run: ContenderRun) =>
+  run.ok ? `${(run.wallMs / 1000).toFixed(2)} s` : `FAILED: ${run.failure}`;
+
+async function rounds(
+  env: BenchEnv,
+  lab: LabContenders | undefined,
+  options: BenchOptions,
+  windowMs: number,
+): Promise<ContenderRun[]> {
   const runs: ContenderRun[] = [];
   for (let round = 1; round <= options.rounds; round++) {
     for (const contender of options.contenders) {
-      const run = await runContender(env, contender, round, windowMs);
-      const outcome = run.ok ? `${(run.wallMs / 1000).toFixed(2)} s` : `FAILED: ${run.failure}`;
-      log(`round ${round}/${options.rounds} ${contender}: ${outcome}`);
+      const run = await runContender(env, lab, contender, round, windowMs);
+      log(`round ${round}/${options.rounds} ${contender}: ${outcome(run)}`);
       runs.push(run);
+      await lab?.settle({ wait: false });
     }
   }
+  await lab?.settle({ wait: true });
   return runs;
 }
 
-async function bench(env: BenchEnv, options: BenchOptions): Promise<BenchResult> {
+/** The lab taken, warmed up (unless --quick) and both sides left alone for a while: their idle rates. */
+async function prepareLab(env: BenchEnv, lab: LabContenders, options: BenchOptions, windowMs: number) {
+  await lab.prepare();
+  if (options.warmup) {
+    const warm = await runContender(env, lab, 'lab-executor', 0, windowMs);
+    log(`lab warm-up flip: ${outcome(warm)}`);
+    await lab.settle({ wait: true });
+  }
+  const idle = await measureIdle(env.meters(), lab.side, options.quick ? QUICK_IDLE_MS : IDLE_MS);
+  log(`both sides idle for ${idle.seconds.toFixed(0)} s`);
+  return idle;
+}
+
+async function bench(
+  env: BenchEnv,
+  lab: LabContenders | undefined,
+  options: BenchOptions,
+): Promise<BenchResult> {
   const startedAt = new Date().toISOString();
   const loadAtStart = loadavg();
   const timings = Timings.parse({});
@@ -46,12 +78,12 @@ async function bench(env: BenchEnv, options: BenchOptions): Promise<BenchResult>
   const cliNeedsFlip = options.cli && !options.contenders.includes('executor');
   const warm =
     (options.warmup && usesExecutor) || cliNeedsFlip
-      ? await runContender(env, 'executor', 0, windowMs)
+      ? await runContender(env, lab, 'executor', 0, windowMs)
       : undefined;
-  if (warm)
-    log(`warm-up flip: ${warm.ok ? `${(warm.wallMs / 1000).toFixed(2)} s` : `FAILED: ${warm.failure}`}`);
+  if (warm) log(`warm-up flip: ${outcome(warm)}`);
+  const idle: IdleRates | undefined = lab ? await prepareLab(env, lab, options, windowMs) : undefined;
   env.worker.resetPeak();
-  const runs = await rounds(env, options, windowMs);
+  const runs = await rounds(env, lab, options, windowMs);
   const peakRss = env.worker.peakRss();
   const completed = [warm, ...runs].filter((run) => run?.contender === 'executor' && run.ok);
   const statusNode = completed.at(-1)?.executor?.node ?? 'bench-none';
@@ -81,10 +113,22 @@ async function bench(env: BenchEnv, options: BenchOptions): Promise<BenchResult>
     options: {
       rounds: options.rounds,
       quick: options.quick,
+      lab: options.lab,
       contenders: options.contenders,
       warmup: options.warmup,
       scale: options.scale,
     },
+    ...(lab
+      ? {
+          lab: {
+            temporal: lab.side.lab.temporal.address,
+            namespace: lab.side.lab.temporal.namespace,
+            node: LAB_NODE,
+            pgSettleMs: PG_SETTLE_MS,
+          },
+        }
+      : {}),
+    ...(idle ? { idle } : {}),
     timings,
     stabilityWindowMs: windowMs,
     contenders,
@@ -94,10 +138,14 @@ async function bench(env: BenchEnv, options: BenchOptions): Promise<BenchResult>
       'executor-leftovers/shell': ratio(wall('executor-leftovers'), wall('shell')),
       'executor-leftovers/floor': ratio(wall('executor-leftovers'), wall('floor')),
       'shell/floor': ratio(wall('shell'), wall('floor')),
+      'lab-executor/lab-shell': ratio(wall('lab-executor'), wall('lab-shell')),
+      'lab-executor/executor': ratio(wall('lab-executor'), wall('executor')),
+      'lab-shell/shell': ratio(wall('lab-shell'), wall('shell')),
     },
     ratiosWithoutServedAfterStop: {
       'executor/shell': ratio(lessWait('executor'), lessWait('shell')),
       'executor/floor': ratio(lessWait('executor'), lessWait('floor')),
+      'lab-executor/lab-shell': ratio(lessWait('lab-executor'), lessWait('lab-shell')),
     },
     worker: { idleRssMb: idleRss / MB, peakRssMb: peakRss / MB },
     ...(cli ? { cli } : {}),
@@ -108,21 +156,36 @@ async function bench(env: BenchEnv, options: BenchOptions): Promise<BenchResult>
 }
 
 async function main(): Promise<number> {
-  const options = parseBenchOptions(process.argv.slice(2));
+  let options: BenchOptions;
+  try {
+    options = parseBenchOptions(process.argv.slice(2));
+  } catch (error) {
+    process.stderr.write(`bench: ${error instanceof Error ? error.message : String(error)}\n${USAGE}\n`);
+    return 2;
+  }
   if (options.help) {
     process.stdout.write(`${USAGE}\n`);
     return 0;
   }
-  const env = await BenchEnv.start(log);
+  // The lab first: when it is down, the bench says so before it starts anything of its own.
+  const side = options.lab ? await LabSide.open(log) : undefined;
+  const lab = side && new LabContenders(side);
+  const env = await BenchEnv.start(log).catch(async (error: unknown) => {
+    await side?.close();
+    throw error;
+  });
+  // A failure to clean up is reported after, never instead of, the bench's own failure.
+  const closed = async () => {
+    await side?.close().catch((error: unknown) => log(`resetting the lab: ${String(error)}`));
+    await env.close().catch((error: unknown) => log(`cleaning up: ${String(error)}`));
+  };
   const interrupted = (signal: NodeJS.Signals) => {
     log(`${signal}: removing what the bench made`);
-    void env.close().finally(() => process.exit(130));
+    void closed().finally(() => process.exit(130));
   };
   process.once('SIGINT', interrupted).once('SIGTERM', interrupted);
-  // A failure to clean up is reported after, never instead of, the bench's own failure.
-  const closed = () => env.close().catch((error: unknown) => log(`cleaning up: ${String(error)}`));
   try {
-    const result = await bench(env, options).catch((error: unknown) => {
+    const result = await bench(env, lab, options).catch((error: unknown) => {
       // Said before the clean-up, which closes the client under calls that may still be retrying.
       log(`failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
       throw error;

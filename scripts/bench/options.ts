@@ -3,21 +3,37 @@ import { z } from 'zod';
 
 /** What the bench compares, in the order each round runs them. */
 /** `executor-dies`: a successor container is killed inside gate-apply's window; the run must wait there. */
-export const CONTENDERS = ['executor', 'executor-leftovers', 'executor-dies', 'shell', 'floor'] as const;
+/** `lab-executor`, `lab-shell`: the executor and the shell flip on the production-shaped lab (scripts/lab/). */
+export const CONTENDERS = [
+  'executor',
+  'executor-leftovers',
+  'executor-dies',
+  'shell',
+  'floor',
+  'lab-executor',
+  'lab-shell',
+] as const;
 export type ContenderName = (typeof CONTENDERS)[number];
+
+/** The contenders that run on the lab rather than on the bench's own dev server. */
+export const onLab = (contender: ContenderName) => contender.startsWith('lab-');
 
 /** `--only` takes contenders and `cli` (the CLI's start-up times). */
 const SECTIONS = [...CONTENDERS, 'cli'] as const;
 type Section = (typeof SECTIONS)[number];
 
 const QUICK_CONTENDERS: ContenderName[] = ['executor', 'shell', 'floor'];
+/** `--lab`: the dev server's executor and shell beside the same two on the lab. */
+const LAB_CONTENDERS: ContenderName[] = ['executor', 'shell', 'lab-executor', 'lab-shell'];
 const QUICK_ROUNDS = 3;
 const DEFAULT_ROUNDS = 7;
 
-export const USAGE = `npm run bench -- [--rounds N] [--quick] [--only a,b] [--scale 1,10,50] [--json]
+export const USAGE = `npm run bench -- [--rounds N] [--quick] [--lab] [--only a,b] [--scale 1,10,50] [--json]
 
   --rounds N     rounds of every contender, run alternating (default ${DEFAULT_ROUNDS}; ${QUICK_ROUNDS} with --quick)
   --quick        ${QUICK_CONTENDERS.join(', ')} and the CLI, no warm-up run, fewer CLI samples (what CI runs)
+  --lab          ${LAB_CONTENDERS.join(', ')}: the dev server beside the production-shaped lab
+                 (scripts/lab/up.sh), side by side; no CLI unless --only names it
   --only LIST    only these of: ${SECTIONS.join(', ')} (comma-separated or repeated)
   --scale LIST   also N edge flips at once on N nodes, for each N (never with --quick)
   --json         one JSON document on stdout instead of the tables
@@ -28,6 +44,7 @@ const Options = z
   .object({
     rounds: z.coerce.number().int().min(1).optional(),
     quick: z.boolean().default(false),
+    lab: z.boolean().default(false),
     only: z.array(z.enum(SECTIONS)).optional(),
     scale: z.array(z.coerce.number().int().min(1).max(200)).default([]),
     json: z.boolean().default(false),
@@ -41,6 +58,8 @@ const Options = z
 export interface BenchOptions {
   rounds: number;
   quick: boolean;
+  /** Some contender runs on the lab. */
+  lab: boolean;
   contenders: ContenderName[];
   cli: boolean;
   /** One unmeasured executor run first, so the worker is warm. */
@@ -62,6 +81,7 @@ export function parseBenchOptions(argv: string[]): BenchOptions {
     options: {
       rounds: { type: 'string' },
       quick: { type: 'boolean' },
+      lab: { type: 'boolean' },
       only: { type: 'string', multiple: true },
       scale: { type: 'string', multiple: true },
       json: { type: 'boolean' },
@@ -79,14 +99,23 @@ export function parseBenchOptions(argv: string[]): BenchOptions {
   const only = o.only ? new Set<Section>(o.only) : undefined;
   const contenders = only
     ? CONTENDERS.filter((name) => only.has(name))
-    : o.quick
-      ? QUICK_CONTENDERS
-      : [...CONTENDERS];
+    : o.lab
+      ? LAB_CONTENDERS
+      : o.quick
+        ? QUICK_CONTENDERS
+        : CONTENDERS.filter((name) => !onLab(name));
+  const named = contenders.filter(onLab);
+  const lab = named.length > 0;
+  if (lab && !o.lab)
+    throw new Error(
+      `--only: ${named.join(' and ')} ${named.length === 1 ? 'runs' : 'run'} on the lab: add --lab`,
+    );
   return {
     rounds: o.rounds ?? (o.quick ? QUICK_ROUNDS : DEFAULT_ROUNDS),
     quick: o.quick,
+    lab,
     contenders,
-    cli: only ? only.has('cli') : true,
+    cli: only ? only.has('cli') : !o.lab,
     warmup: !o.quick,
     cliSamples: o.quick ? 3 : 5,
     scale: o.scale,

@@ -86,7 +86,109 @@ function executorLines(c: ContenderSummary): string[] {
       ],
     ),
     `history per runbook: ${ms(e.historyEvents?.median)} events, ${ms(e.historyBytes?.median)} bytes (medians)`,
+    `CPU per runbook (ms, medians): worker ${ms(e.resources.workerOwnMs?.median)} own + ${ms(e.resources.workerChildrenMs?.median)} its ended child processes, Temporal server ${ms(e.resources.temporalCpuMs?.median)}${e.resources.postgresCpuMs ? `, PostgreSQL ${ms(e.resources.postgresCpuMs.median)}` : ''}`,
     ...table(['activity', 'calls/runbook', 'ms median', 'ms p95'], activities),
+  ];
+}
+
+type Cell = Summary | number | undefined;
+type Show = (value: number) => string;
+
+const median = (cell: Cell) => (typeof cell === 'number' ? cell : cell?.median);
+const kb = (bytes: number) => (bytes < 10_240 ? `${bytes.toFixed(0)} B` : `${(bytes / 1024).toFixed(0)} KB`);
+const n0 = (value: number) => value.toFixed(0);
+const n1 = (value: number) => value.toFixed(1);
+const x2 = (value: number) => value.toFixed(2);
+const s2 = (value: number) => (value / 1000).toFixed(2);
+
+function cell(value: Cell, show: Show, none = '-'): string {
+  if (value === undefined || Number.isNaN(median(value))) return none;
+  if (typeof value === 'number') return show(value);
+  return value.n > 1 ? `${show(value.median)} [${show(value.p95)}]` : show(value.median);
+}
+
+/** One figure side by side: the dev server's, the lab's, and lab/dev of their medians. */
+function sideBySide(label: string, dev: Cell, lab: Cell, show: Show, devNone = '-'): string[] {
+  const a = median(dev);
+  const b = median(lab);
+  const ratio = a !== undefined && b !== undefined && a > 0 ? x2(b / a) : '';
+  return [label, cell(dev, show, devNone), cell(lab, show), ratio];
+}
+
+function labLines(result: BenchResult): string[] {
+  const of = (name: string) => result.contenders.find((c) => c.contender === name);
+  const dev = of('executor');
+  const lab = of('lab-executor');
+  if (!result.lab || !lab) return [];
+  const d = dev?.executor;
+  const l = lab.executor;
+  const dr = d?.resources;
+  const lr = l?.resources;
+  const ratio = (name: string) => result.ratios[name];
+  const lessWait = (name: string) => result.ratiosWithoutServedAfterStop[name];
+  const idle = result.idle;
+  const labWorkers = lr?.byWorker ?? [];
+  const rows = [
+    sideBySide('edge flip through the executor (s)', dev?.wallMs, lab.wallMs, s2),
+    sideBySide('edge flip by the shell script (s)', of('shell')?.wallMs, of('lab-shell')?.wallMs, s2),
+    sideBySide('executor/shell', ratio('executor/shell'), ratio('lab-executor/lab-shell'), x2),
+    sideBySide(
+      '  without the wait for the public port',
+      lessWait('executor/shell'),
+      lessWait('lab-executor/lab-shell'),
+      x2,
+    ),
+    sideBySide('per-step overhead (ms)', d?.stepOverheadMs, l?.stepOverheadMs, n0),
+    sideBySide('history events per runbook', d?.historyEvents, l?.historyEvents, n0),
+    sideBySide('history bytes per runbook', d?.historyBytes, l?.historyBytes, n0),
+    sideBySide('worker CPU per runbook, own threads (ms)', dr?.workerOwnMs, lr?.workerOwnMs, n0),
+    sideBySide('  + its child processes that ended (ms)', dr?.workerChildrenMs, lr?.workerChildrenMs, n0),
+    ...labWorkers.flatMap((w) => [
+      sideBySide(`  ${w.worker}: own`, undefined, w.ownMs, n0, ''),
+      sideBySide(`  ${w.worker}: child processes`, undefined, w.childrenMs, n0, ''),
+    ]),
+    sideBySide('Temporal server CPU per runbook (ms)', dr?.temporalCpuMs, lr?.temporalCpuMs, n0),
+    sideBySide('PostgreSQL CPU per runbook (ms)', undefined, lr?.postgresCpuMs, n0, 'SQLite'),
+    sideBySide('PostgreSQL WAL per runbook', undefined, lr?.walBytes, kb, 'in memory'),
+    sideBySide('PostgreSQL rows written per runbook', undefined, lr?.rows, n0),
+    ...(lr?.rowsByDatabase ?? []).map((db) => sideBySide(`  in ${db.database}`, undefined, db.rows, n0)),
+    sideBySide('PostgreSQL transactions per runbook (reads too)', undefined, lr?.commits, n0),
+    sideBySide(
+      'healthy: health_status -> gate-apply ok (ms)',
+      d?.detection.healthyMs,
+      l?.detection.healthyMs,
+      n0,
+    ),
+    sideBySide('stable: window over -> ok (ms)', d?.detection.stableMs, l?.detection.stableMs, n0),
+    sideBySide('(bench) runbook waits -> decision sent (ms)', d?.decisionLagMs, l?.decisionLagMs, n0),
+    ...(idle
+      ? [
+          sideBySide(
+            'idle, per second: workers CPU (ms)',
+            idle.devServer.workerMsPerS,
+            idle.lab.workerMsPerS,
+            n1,
+          ),
+          sideBySide(
+            'idle, per second: Temporal CPU (ms)',
+            idle.devServer.temporalMsPerS,
+            idle.lab.temporalMsPerS,
+            n1,
+          ),
+          sideBySide('idle, per second: PostgreSQL CPU (ms)', undefined, idle.lab.postgresMsPerS, n1),
+          sideBySide('idle, per second: PostgreSQL WAL', undefined, idle.lab.walBytesPerS, kb),
+          sideBySide('idle, per second: PostgreSQL rows written', undefined, idle.lab.rowsPerS, n1),
+          sideBySide('idle, per second: PostgreSQL transactions', undefined, idle.lab.commitsPerS, n1),
+        ]
+      : []),
+  ];
+  const workers = labWorkers.map((w) => w.worker).join(' + ');
+  return [
+    '',
+    ...table(['dev server | lab (medians [p95])', 'dev server', 'lab', 'lab/dev'], rows),
+    `dev server: the Temporal CLI's (SQLite in memory), one worker process for the shared and the node queues, the local mesh in that process.`,
+    `lab: Temporal on PostgreSQL at ${result.lab.temporal} (namespace ${result.lab.namespace}), ${workers || 'its workers'}, mesh through meshctl (one process per verb), the host's own engine; its shell flip runs inside ${result.lab.node}'s network namespace.`,
+    `CPU times from /proc/<pid>/stat over the start call to the close (each with what the process does idle, above, over that time); PostgreSQL's (WAL cluster-wide, rows of ${(lr?.rowsByDatabase ?? []).map((db) => db.database).join(' and ') || 'its databases'}) from before the start to at least ${s2(result.lab.pgSettleMs)} s after the close (window median ${s2(lr?.postgresWindowMs?.median ?? Number.NaN)} s), its statistics lagging up to 10 s.`,
   ];
 }
 
@@ -151,6 +253,7 @@ export function renderReport(result: BenchResult): string {
       .join(', ')}; shell and floor wait the same stability window from each container's StartedAt`,
     '',
     ...contenderLines(result),
+    ...labLines(result),
     ...result.contenders.flatMap(executorLines),
     '',
     `worker RSS: ${mb(result.worker.idleRssMb)} idle after start, ${mb(result.worker.peakRssMb)} peak during the rounds`,

@@ -1,5 +1,6 @@
 import type { CliTiming } from './cli-timing';
 import type { ContenderRun } from './contenders';
+import type { IdleRates } from './idle';
 import type { BenchOptions } from './options';
 import type { ScaleResult } from './scale';
 import type { ContenderSummary } from './summaries';
@@ -9,7 +10,11 @@ export interface BenchResult {
   bench: 'edge-flip';
   startedAt: string;
   machine: { cpus: number; loadAtStart: number[]; loadAtEnd: number[]; node: string };
-  options: Pick<BenchOptions, 'rounds' | 'quick' | 'contenders' | 'warmup' | 'scale'>;
+  options: Pick<BenchOptions, 'rounds' | 'quick' | 'lab' | 'contenders' | 'warmup' | 'scale'>;
+  /** With --lab: where the lab's side ran, and how long PostgreSQL's statistics were let settle after a run. */
+  lab?: { temporal: string; namespace: string; node: string; pgSettleMs: number };
+  /** With --lab: both sides left alone for a while before the rounds, per second. */
+  idle?: IdleRates;
   /** The runbook's default timings, which the executor runs with (as the demo does). */
   timings: Record<string, number>;
   /** The stability window the shell flip and the floor wait, from each container's own StartedAt. */

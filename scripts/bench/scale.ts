@@ -1,5 +1,5 @@
 import type { BenchEnv } from './bench-env';
-import { flipThroughExecutor, seedEdgeFlip, type ExecutorRun } from './executor';
+import { devServerSite, flipThroughExecutor, seedEdgeFlip, type ExecutorRun } from './executor';
 import { flipOnFloor, setUpFloorFlip, type FloorFlip } from './floor';
 import { summarize, type Summary } from './stats';
 
@@ -80,7 +80,9 @@ async function executorAtScale(env: BenchEnv, count: number): Promise<Omit<Scale
     const started = Date.now();
     // One flip the bench could not follow (a client call timing out on a loaded server) is a failure of
     // that flip, not of the other runs.
-    const settled = await Promise.allSettled(inputs.map((input) => flipThroughExecutor(env, input)));
+    const settled = await Promise.allSettled(
+      inputs.map((input) => flipThroughExecutor(devServerSite(env), input)),
+    );
     const totalMs = Date.now() - started;
     const runs: ExecutorRun[] = settled.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
     const lost = settled.flatMap((s, i) =>

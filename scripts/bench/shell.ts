@@ -29,13 +29,23 @@ export const SHELL_CHECKS = {
 export interface ShellFlip {
   node: string;
   env: NodeJS.ProcessEnv;
+  /** What the script runs under (e.g. `nsenter --net=...` for a lab host); nothing on the dev server's side. */
+  under: string[];
+}
+
+type Stage = 'setup' | 'flip' | 'cleanup';
+
+function script(flip: ShellFlip, stage: Stage) {
+  const [command = 'bash', ...args] = [...flip.under, 'bash', SCRIPT, stage];
+  return run(command, args, { env: flip.env });
 }
 
 /** Starts the predecessor the script's way (not timed) and returns what `flip` needs. */
 export async function setUpShellFlip(env: BenchEnv, windowMs: number): Promise<ShellFlip> {
   const node = env.newNode('sh');
-  const flip = {
+  return setUpScriptFlip({
     node,
+    under: [],
     env: {
       ...process.env,
       SF_NODE: node,
@@ -44,20 +54,24 @@ export async function setUpShellFlip(env: BenchEnv, windowMs: number): Promise<S
       SF_DIR: join(await env.dir('shell-'), 'data'),
       SF_WINDOW_MS: String(windowMs),
     },
-  };
-  await run('bash', [SCRIPT, 'setup'], { env: flip.env });
+  });
+}
+
+/** Runs the script's `setup` for a flip described elsewhere (a lab host's); returns it. */
+export async function setUpScriptFlip(flip: ShellFlip): Promise<ShellFlip> {
+  await script(flip, 'setup');
   return flip;
 }
 
 /** The timed part: the whole `flip` process, bash start-up included. Throws when the script fails. */
 export async function flipByShell(flip: ShellFlip): Promise<TimedFlip> {
   const started = Date.now();
-  const { stdout } = await run('bash', [SCRIPT, 'flip'], { env: flip.env });
+  const { stdout } = await script(flip, 'flip');
   const wallMs = Date.now() - started;
   const servedAfterStop = /^served-after-stop-ms (\d+)$/m.exec(stdout)?.[1];
   return { wallMs, ...(servedAfterStop !== undefined ? { servedAfterStopMs: Number(servedAfterStop) } : {}) };
 }
 
 export async function cleanUpShellFlip(flip: ShellFlip): Promise<void> {
-  await run('bash', [SCRIPT, 'cleanup'], { env: flip.env });
+  await script(flip, 'cleanup');
 }

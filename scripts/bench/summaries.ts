@@ -1,6 +1,7 @@
 import type { ContenderRun } from './contenders';
 import type { ExecutorRun } from './executor';
 import type { ContenderName } from './options';
+import { workersCpu } from './resources';
 import { summarize, type Summary } from './stats';
 
 export interface StepSummary {
@@ -9,6 +10,24 @@ export interface StepSummary {
   activityMs: Summary | undefined;
   timerMs: Summary | undefined;
   overheadMs: Summary | undefined;
+}
+
+/** What the runs cost beyond their wall time (RunResources), per runbook. */
+export interface ResourceSummary {
+  /** The workers together: their own threads, and the child processes they waited for (the lab's meshctl). */
+  workerOwnMs: Summary | undefined;
+  workerChildrenMs: Summary | undefined;
+  /** Each worker process: its own threads and its ended children. */
+  byWorker: { worker: string; ownMs: Summary | undefined; childrenMs: Summary | undefined }[];
+  temporalCpuMs: Summary | undefined;
+  postgresCpuMs: Summary | undefined;
+  walBytes: Summary | undefined;
+  /** Rows inserted, updated and deleted, in every database and in each. */
+  rows: Summary | undefined;
+  rowsByDatabase: { database: string; rows: Summary | undefined }[];
+  commits: Summary | undefined;
+  /** How long the windows PostgreSQL's figures were read over lasted (the run and the settling pause). */
+  postgresWindowMs: Summary | undefined;
 }
 
 /** What the executor's completed runs tell beyond their wall time. */
@@ -28,6 +47,7 @@ export interface ExecutorSummary {
   historyBytes: Summary | undefined;
   /** Per activity type: calls per runbook (median) and each call's duration. */
   activities: { type: string; callsPerRun: number; ms: Summary | undefined }[];
+  resources: ResourceSummary;
 }
 
 export interface ContenderSummary {
@@ -70,6 +90,38 @@ function activitySummaries(runs: ExecutorRun[]): ExecutorSummary['activities'] {
   });
 }
 
+function resourceSummary(runs: ExecutorRun[]): ResourceSummary {
+  const metered = defined(runs.map((run) => run.resources));
+  const workers = defined(metered.map(workersCpu));
+  const written = defined(metered.map((r) => r.postgres));
+  const names = [...new Set(metered.flatMap((r) => Object.keys(r.workers)))];
+  const databases = [...new Set(written.flatMap((w) => Object.keys(w.databases)))];
+  return {
+    workerOwnMs: summarize(workers.map((w) => w.ownMs)),
+    workerChildrenMs: summarize(workers.map((w) => w.childrenMs)),
+    byWorker: names.map((worker) => {
+      const used = defined(metered.map((r) => r.workers[worker]));
+      return {
+        worker,
+        ownMs: summarize(used.map((u) => u.ownMs)),
+        childrenMs: summarize(used.map((u) => u.childrenMs)),
+      };
+    }),
+    temporalCpuMs: summarize(defined(metered.map((r) => r.temporalCpuMs))),
+    postgresCpuMs: summarize(defined(metered.map((r) => r.postgresCpuMs))),
+    walBytes: summarize(written.map((w) => w.walBytes)),
+    rows: summarize(written.map((w) => w.rows)),
+    rowsByDatabase: databases.map((database) => ({
+      database,
+      rows: summarize(
+        defined(written.map((w) => w.databases[database])).map((d) => d.inserted + d.updated + d.deleted),
+      ),
+    })),
+    commits: summarize(written.map((w) => w.commits)),
+    postgresWindowMs: summarize(written.map((w) => w.windowMs)),
+  };
+}
+
 function executorSummary(runs: ExecutorRun[]): ExecutorSummary {
   return {
     stepOverheadMs: summarize(runs.flatMap((run) => run.steps.map((s) => s.overheadMs))),
@@ -84,6 +136,7 @@ function executorSummary(runs: ExecutorRun[]): ExecutorSummary {
     historyEvents: summarize(runs.map((run) => run.history.events)),
     historyBytes: summarize(runs.map((run) => run.history.bytes)),
     activities: activitySummaries(runs),
+    resources: resourceSummary(runs),
   };
 }
 
@@ -106,6 +159,6 @@ export function summarizeContender(contender: ContenderName, runs: ContenderRun[
       ),
     ),
     failures: defined(mine.map((run) => run.failure)),
-    ...(contender.startsWith('executor') ? { executor: executorSummary(executorRuns) } : {}),
+    ...(contender.includes('executor') ? { executor: executorSummary(executorRuns) } : {}),
   };
 }

@@ -62,6 +62,12 @@ export class BenchWorker {
     return worker;
   }
 
+  /** The worker's process id (its CPU time is read from /proc). */
+  get pid(): number {
+    if (this.child.pid === undefined) throw new Error('the bench worker has no process');
+    return this.child.pid;
+  }
+
   /** The worker's resident memory now, in bytes. */
   rss(): number {
     return this.sample();

@@ -51,6 +51,10 @@ describe('npm run bench', () => {
       assert.equal(e.detection.heldMs, undefined, 'nothing is held without leftovers');
       assert.ok((e.historyEvents?.median ?? 0) > 0 && (e.historyBytes?.median ?? 0) > 0);
       assert.ok(e.activities.some((a) => a.type === 'observeModuleContainers'));
+      const cost = flip.executor.resources;
+      assert.ok((cost?.workers.worker?.ownMs ?? 0) > 0, "no CPU time for the bench's worker");
+      assert.ok((cost?.temporalCpuMs ?? 0) > 0, "no CPU time for the dev server's process");
+      assert.equal(cost?.postgres, undefined, 'the dev server has no PostgreSQL');
       assert.ok(result.worker.peakRssMb > 0 && result.worker.idleRssMb > 0);
       assert.equal(result.cli, undefined, '--only executor leaves the CLI out');
       assert.deepEqual(result.scale, []);

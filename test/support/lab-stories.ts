@@ -24,7 +24,10 @@ const health = (port: number) => ({
 const page = (module: string, dir: string) =>
   `mkdir -p ${dir} && echo "served by ${module} on $MESHCTL_NODE." > ${dir}/index.html`;
 
-/** caddy on a lab host: the public names on port 80 of the host's own address. */
+/**
+ * caddy on a lab host: the public names on port 80 of the host's own address. It stops on SIGTERM as a real
+ * caddy does (and the demo's): a shell as PID 1 ignores the signal, and each stop would wait out Docker's 10 s.
+ */
 export const CADDY: ModuleSpecInput = {
   module: 'caddy',
   containers: [
@@ -32,7 +35,11 @@ export const CADDY: ModuleSpecInput = {
       name: 'edge',
       image: IMAGE,
       network: 'host',
-      command: ['sh', '-c', `${page('caddy', '/www')} && httpd -f -p 0.0.0.0:${PUBLIC_PORT} -h /www`],
+      command: [
+        'sh',
+        '-c',
+        `${page('caddy', '/www')} && httpd -f -p 0.0.0.0:${PUBLIC_PORT} -h /www & trap 'kill $!; exit 0' TERM; wait`,
+      ],
       healthcheck: health(PUBLIC_PORT),
     },
   ],

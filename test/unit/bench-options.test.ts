@@ -1,0 +1,34 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { parseBenchOptions } from '../../scripts/bench/options';
+
+describe('bench options', () => {
+  it('runs only the dev server without --lab, as before', () => {
+    const plain = parseBenchOptions([]);
+    assert.deepEqual(plain.contenders, ['executor', 'executor-leftovers', 'executor-dies', 'shell', 'floor']);
+    assert.equal(plain.lab, false);
+    assert.equal(plain.cli, true);
+    assert.deepEqual(parseBenchOptions(['--quick']).contenders, ['executor', 'shell', 'floor']);
+  });
+
+  it('--lab alternates the executor and the shell flip on the dev server and on the lab, without the CLI', () => {
+    const lab = parseBenchOptions(['--lab']);
+    assert.deepEqual(lab.contenders, ['executor', 'shell', 'lab-executor', 'lab-shell']);
+    assert.equal(lab.lab, true);
+    assert.equal(lab.cli, false);
+    assert.equal(lab.warmup, true);
+    const quick = parseBenchOptions(['--lab', '--quick']);
+    assert.deepEqual(quick.contenders, lab.contenders);
+    assert.equal(quick.rounds, 3);
+    assert.equal(quick.warmup, false);
+  });
+
+  it('--only picks lab contenders with --lab, and says to add --lab without it', () => {
+    assert.deepEqual(parseBenchOptions(['--lab', '--only', 'lab-executor,cli']).contenders, ['lab-executor']);
+    assert.equal(parseBenchOptions(['--lab', '--only', 'lab-executor,cli']).cli, true);
+    assert.throws(
+      () => parseBenchOptions(['--only', 'executor,lab-shell']),
+      /^Error: --only: lab-shell runs on the lab: add --lab$/,
+    );
+  });
+});
