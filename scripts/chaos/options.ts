@@ -22,6 +22,7 @@ export const LAB_EXPERIMENTS = [
   'dockerd-kill',
   'network-cut',
   'worker-kill-fleet',
+  'dark-edge',
 ] as const;
 export type LabExperimentName = (typeof LAB_EXPERIMENTS)[number];
 /** What CI runs after the tests (`--lab --quick`): the two that strike Temporal's own parts. */

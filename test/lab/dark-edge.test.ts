@@ -3,56 +3,13 @@ import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
 import { promisify } from 'node:util';
-import { getWithHost } from '../../activities/probes/http-get';
-import type { ModuleSpecInput } from '../../mesh/schemas';
 import { Lab } from '../support/lab';
-import {
-  applyModule,
-  edgeFlipArgs,
-  labStatusWhen,
-  PUBLIC_NAMES,
-  PUBLIC_PORT,
-  ROUTE_PROXY,
-  seedEdges,
-} from '../support/lab-stories';
+import { servedWith, STAGING_ONLY } from '../support/lab-dark-edge';
+import { applyModule, edgeFlipArgs, labStatusWhen, seedEdges } from '../support/lab-stories';
 
 const run = promisify(execFile);
 const ROOT = join(__dirname, '..', '..');
 const ctl = (...args: string[]) => run('bash', [join(ROOT, 'scripts', 'lab', 'ctl.sh'), ...args]);
-
-/** route-proxy that answers on its staging port but never takes the public port: the names go dark. */
-const STAGING_ONLY: ModuleSpecInput = {
-  ...ROUTE_PROXY,
-  containers: (ROUTE_PROXY.containers ?? []).map((c) =>
-    c.name === 'edge'
-      ? {
-          ...c,
-          command: [
-            'sh',
-            '-c',
-            'mkdir -p /www && echo "served by route-proxy on $MESHCTL_NODE." > /www/index.html && exec httpd -f -p 0.0.0.0:8081 -h /www',
-          ],
-        }
-      : c,
-  ),
-};
-
-/** The first moment the node's public address answers with `marker`, polling every 50 ms. */
-async function servedWith(
-  lab: Lab,
-  node: string,
-  marker: string,
-  timeoutMs: number,
-): Promise<number | undefined> {
-  const address = new URL(`http://${lab.host(node).ip}:${PUBLIC_PORT}`);
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    const answer = await getWithHost(address, PUBLIC_NAMES[0] ?? '', 1_000, true);
-    if ('body' in answer && answer.body.includes(marker)) return Date.now();
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  return undefined;
-}
 
 describe('a dark edge is lit first, on the production-shaped lab with its controller killed', () => {
   let lab: Lab;

@@ -3,8 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { WorkflowHandle } from '@temporalio/client';
 import type { ModuleSpecInput, PushReceipt } from '../../mesh/schemas';
-import { statusQuery, type RunbookStatus } from '../../workflows/contracts';
+import type { RunbookStatus } from '../../workflows/contracts';
 import type { Lab } from './lab';
+import { statusWhen } from './runbooks';
 
 const IMAGE = 'mesh-local/busybox:latest';
 export const PUBLIC_NAMES = ['git.example.test', 'photos.example.test', 'mail.example.test'];
@@ -195,18 +196,9 @@ export async function seedForge(lab: Lab, node: string): Promise<void> {
   await pushApplied(lab, node);
 }
 
-/** Polls a runbook's status (the lab's runbook worker answers the query) until `until` holds. */
-export async function labStatusWhen(
+/** The runbook's status once `until` holds; the lab answers slower than the dev server, so two minutes by default. */
+export const labStatusWhen = (
   handle: WorkflowHandle,
   until: (status: RunbookStatus) => boolean,
   timeoutMs = 120_000,
-): Promise<RunbookStatus> {
-  const deadline = Date.now() + timeoutMs;
-  let last: RunbookStatus | undefined;
-  for (;;) {
-    last = await handle.query(statusQuery).catch(() => last);
-    if (last && until(last)) return last;
-    if (Date.now() > deadline) throw new Error(`timed out; last status: ${JSON.stringify(last, null, 2)}`);
-    await new Promise((resolve) => setTimeout(resolve, 300));
-  }
-}
+): Promise<RunbookStatus> => statusWhen(handle, until, timeoutMs);

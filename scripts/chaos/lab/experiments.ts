@@ -1,8 +1,15 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Lab } from '../../../test/support/lab';
-import { edgeFlipArgs, fleetArgs, seedEdges, seedForge } from '../../../test/support/lab-stories';
-import type { RunbookStatus } from '../../../workflows/contracts';
+import { servedWith, STAGING_ONLY } from '../../../test/support/lab-dark-edge';
+import {
+  applyModule,
+  edgeFlipArgs,
+  fleetArgs,
+  seedEdges,
+  seedForge,
+} from '../../../test/support/lab-stories';
+import { statusQuery, type RunbookStatus } from '../../../workflows/contracts';
 import type { LabExperimentName } from '../options';
 import type { ExperimentResult } from '../result';
 import { ctl, labRun, type LabFault, type LabStory } from './lab-run';
@@ -48,6 +55,22 @@ function dataMove(node: string): LabStory {
     main: `runbook-${node}`,
   };
 }
+
+/** An edge flip whose successor never takes the public port: probe-public fails and the flip rolls back. */
+function darkEdge(node: string): LabStory {
+  return {
+    ...edgeFlip(node, false),
+    name: `edge flip on ${node} whose successor leaves the names dark`,
+    async seed(lab: Lab) {
+      await seedEdges(lab, [node]);
+      await applyModule(lab, STAGING_ONLY);
+    },
+    ends: 'rolled-back',
+  };
+}
+
+const DARK_EDGE_TARGET_MS = 5_000;
+const MESHD_DOWN_MS = 30_000;
 
 function fleet(nodes: string[]): LabStory {
   return {
@@ -97,6 +120,29 @@ const LAB_CASES: Record<LabExperimentName, () => [LabStory, LabFault]> = {
       strike: () => ctl('cut', 'edge3'),
       heal: () => ctl('mend', 'edge3'),
       healAfterMs: 60_000,
+    },
+  ],
+  'dark-edge': () => [
+    darkEdge('novox'),
+    {
+      what: `meshd SIGKILLed as probe-public starts, started again ${MESHD_DOWN_MS / 1000} s later`,
+      when: running('probe-public'),
+      strike: () => ctl('kill', 'meshd'),
+      heal: () => ctl('up'),
+      healAfterMs: MESHD_DOWN_MS,
+      async watch(lab, main) {
+        const at = await servedWith(lab, 'novox', 'served by caddy on novox.', MESHD_DOWN_MS);
+        if (at === undefined)
+          return { problem: `the names stayed dark while meshd was down (${MESHD_DOWN_MS / 1000} s)` };
+        const status: RunbookStatus = await main.query(statusQuery);
+        const failedAt = Date.parse(status.steps.find((s) => s.name === 'probe-public')?.endedAt ?? '');
+        if (Number.isNaN(failedAt))
+          return { problem: 'the predecessor served, but probe-public never ended' };
+        const ms = at - failedAt;
+        return ms > DARK_EDGE_TARGET_MS
+          ? { ms, problem: `the predecessor served ${ms} ms after probe-public failed, over 5 s` }
+          : { ms };
+      },
     },
   ],
   'worker-kill-fleet': () => [

@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import type { Client } from '@temporalio/client';
+import type { Client, WorkflowHandle } from '@temporalio/client';
 import { Lab } from '../../../test/support/lab';
 import { statusQuery, type RunbookStatus, type Waiting } from '../../../workflows/contracts';
 import { ContainerEventLog } from '../../bench/docker-events';
@@ -27,6 +27,8 @@ export interface LabStory {
   runbooks: string[];
   /** The id whose end is the story's end. */
   main: string;
+  /** The phase an undisturbed run of the story ends in (`completed` unless the story is meant to roll back). */
+  ends?: RunbookStatus['phase'];
 }
 
 /**
@@ -41,6 +43,11 @@ export interface LabFault {
   strike(): Promise<unknown>;
   heal?: () => Promise<unknown>;
   healAfterMs?: number;
+  /**
+   * What the fault must not take away, watched from the strike on: when it held again, in ms after the
+   * moment it counts from (the run's recovery instead of the time to its next task), or what went wrong.
+   */
+  watch?(lab: Lab, main: WorkflowHandle): Promise<{ ms?: number; problem?: string }>;
 }
 
 /** What an operator answers on the lab: the undisturbed run's decisions; retry where a step failed. */
@@ -123,10 +130,12 @@ export async function labRun(
     const main = client.workflow.getHandle(story.main);
     let closed = false;
     let healing: Promise<unknown> = Promise.resolve();
+    let watched: Promise<{ ms?: number; problem?: string }> = Promise.resolve({});
     const strike = async (where: string) => {
       faultAt = Date.now();
       log(`${name}: fault at ${where}`);
       await fault.strike();
+      if (fault.watch) watched = fault.watch(lab, main);
       healing = (async () => {
         if (fault.heal) {
           await new Promise((resolve) => setTimeout(resolve, fault.healAfterMs ?? 0));
@@ -160,6 +169,7 @@ export async function labRun(
     await main.result().catch(() => undefined);
     await watching;
     await healing;
+    const held = await watched;
     const status = await main.query(statusQuery).catch(() => undefined);
     const problems = driven.flatMap((d) => (d.problem ? [d.problem] : []));
     const wrong = driven.flatMap((d, i) => {
@@ -170,16 +180,23 @@ export async function labRun(
     const duplicates = [...repeated(logs), ...(await executionsBeyondOne(client, story.runbooks, since))];
     const moved =
       faultAt !== undefined ? await movedAgainAt(client, story.main, healedAt ?? faultAt) : undefined;
+    if (held.problem) problems.push(held.problem);
     notes.push(...problems, ...wrong, ...duplicates);
     if (faultAt === undefined) notes.push('the fault never struck: the runbook did not reach its moment');
-    const lost = status?.phase === 'completed' ? 0 : 1;
+    const ends = story.ends ?? 'completed';
+    const lost = status?.phase === ends ? 0 : 1;
+    if (lost) notes.push(`ended ${status?.phase ?? 'unknown'}, not ${ends}: ${status?.outcome ?? ''}`);
     return {
       name,
       passed: faultAt !== undefined && lost === 0 && problems.length === 0,
       lost,
       duplicated: duplicates.length,
       wrongProceeds: wrong.length,
-      ...(moved !== undefined && faultAt !== undefined ? { recoveryS: (moved - faultAt) / 1000 } : {}),
+      ...(held.ms !== undefined
+        ? { recoveryS: held.ms / 1000 }
+        : moved !== undefined && faultAt !== undefined
+          ? { recoveryS: (moved - faultAt) / 1000 }
+          : {}),
       notes,
     };
   } finally {
