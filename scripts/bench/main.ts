@@ -2,6 +2,7 @@ import { cpus, loadavg } from 'node:os';
 import { Timings } from '../../workflows/contracts';
 import { BenchEnv } from './bench-env';
 import { timeCli } from './cli-timing';
+import { darkEdgeRun, type DarkEdgeRun } from './dark-edge';
 import { runContender, type ContenderRun } from './contenders';
 import { measureIdle, type IdleRates } from './idle';
 import { LabContenders } from './lab-contenders';
@@ -102,6 +103,15 @@ async function bench(
     );
     scale.push(at);
   }
+  const darkEdge: DarkEdgeRun[] = [];
+  for (let round = 1; options.darkEdge && round <= options.rounds; round++)
+    for (const controllerDown of [false, true]) {
+      const run = await darkEdgeRun(env, controllerDown, round);
+      log(
+        `dark edge ${round}/${options.rounds}, controller ${controllerDown ? 'down' : 'up'}: ${run.ok ? `lit ${run.litAfterFailedProbeMs} ms after the failed probe` : `FAILED: ${run.failure}`}`,
+      );
+      darkEdge.push(run);
+    }
   const contenders = options.contenders.map((name) => summarizeContender(name, runs));
   const wall = (name: string) => contenders.find((c) => c.contender === name)?.wallMs;
   const lessWait = (name: string) =>
@@ -150,6 +160,7 @@ async function bench(
     worker: { idleRssMb: idleRss / MB, peakRssMb: peakRss / MB },
     ...(cli ? { cli } : {}),
     scale,
+    ...(options.darkEdge ? { darkEdge } : {}),
     notes: { attribution: ATTRIBUTION, shellDoes: SHELL_CHECKS.does, shellDoesNot: SHELL_CHECKS.doesNot },
     runs,
   };
@@ -192,7 +203,9 @@ async function main(): Promise<number> {
     });
     process.stdout.write(options.json ? `${JSON.stringify(result, null, 2)}\n` : `${renderReport(result)}\n`);
     const allDone =
-      result.runs.every((run) => run.ok) && result.scale.every((s) => s.completed === s.runbooks);
+      result.runs.every((run) => run.ok) &&
+      result.scale.every((s) => s.completed === s.runbooks) &&
+      (result.darkEdge ?? []).every((run) => run.ok);
     return allDone ? 0 : 1;
   } finally {
     await closed();

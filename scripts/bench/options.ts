@@ -18,8 +18,11 @@ export type ContenderName = (typeof CONTENDERS)[number];
 /** The contenders that run on the lab rather than on the bench's own dev server. */
 export const onLab = (contender: ContenderName) => contender.startsWith('lab-');
 
-/** `--only` takes contenders and `cli` (the CLI's start-up times). */
-const SECTIONS = [...CONTENDERS, 'cli'] as const;
+/**
+ * `--only` takes contenders, `cli` (the CLI's start-up times) and `dark-edge` (a failed probe-public's
+ * rollback timed with the controller answering and not answering).
+ */
+const SECTIONS = [...CONTENDERS, 'cli', 'dark-edge'] as const;
 type Section = (typeof SECTIONS)[number];
 
 const QUICK_CONTENDERS: ContenderName[] = ['executor', 'shell', 'floor'];
@@ -31,7 +34,7 @@ const DEFAULT_ROUNDS = 7;
 export const USAGE = `npm run bench -- [--rounds N] [--quick] [--lab] [--only a,b] [--scale 1,10,50] [--json]
 
   --rounds N     rounds of every contender, run alternating (default ${DEFAULT_ROUNDS}; ${QUICK_ROUNDS} with --quick)
-  --quick        ${QUICK_CONTENDERS.join(', ')} and the CLI, no warm-up run, fewer CLI samples (what CI runs)
+  --quick        ${QUICK_CONTENDERS.join(', ')} and the CLI, no warm-up run, fewer CLI samples, no dark edge (what CI runs)
   --lab          ${LAB_CONTENDERS.join(', ')}: the dev server beside the production-shaped lab
                  (scripts/lab/up.sh), side by side; no CLI unless --only names it
   --only LIST    only these of: ${SECTIONS.join(', ')} (comma-separated or repeated)
@@ -62,6 +65,7 @@ export interface BenchOptions {
   lab: boolean;
   contenders: ContenderName[];
   cli: boolean;
+  darkEdge: boolean;
   /** One unmeasured executor run first, so the worker is warm. */
   warmup: boolean;
   /** Samples per CLI command (the median of these is reported). */
@@ -116,6 +120,7 @@ export function parseBenchOptions(argv: string[]): BenchOptions {
     lab,
     contenders,
     cli: only ? only.has('cli') : !o.lab,
+    darkEdge: only ? only.has('dark-edge') : !o.lab && !o.quick,
     warmup: !o.quick,
     cliSamples: o.quick ? 3 : 5,
     scale: o.scale,

@@ -1,5 +1,6 @@
+import type { DarkEdgeRun } from './dark-edge';
 import type { BenchResult } from './result';
-import type { Summary } from './stats';
+import { ratio, summarize, type Summary } from './stats';
 import type { ContenderSummary } from './summaries';
 
 const ms = (value: number | undefined) =>
@@ -239,6 +240,38 @@ function scaleLines(result: BenchResult): string[] {
   ];
 }
 
+function darkEdgeLines(result: BenchResult): string[] {
+  if (!result.darkEdge) return [];
+  const of = (down: boolean, pick: (run: DarkEdgeRun) => number | undefined) =>
+    summarize(
+      (result.darkEdge ?? []).flatMap((run) => {
+        const value = run.controllerDown === down && run.ok ? pick(run) : undefined;
+        return value === undefined ? [] : [value];
+      }),
+    );
+  const row = (label: string, pick: (run: DarkEdgeRun) => number | undefined) => {
+    const up = of(false, pick);
+    const down = of(true, pick);
+    return [label, cell(up, n0), cell(down, n0), x2(ratio(down, up) ?? Number.NaN)];
+  };
+  const failed = result.darkEdge.filter((run) => !run.ok);
+  return [
+    '',
+    ...table(
+      ['dark edge (ms, medians [p95])', 'controller answering', 'controller not answering', 'not/answering'],
+      [
+        row('probe-public failed -> predecessor serves', (run) => run.litAfterFailedProbeMs),
+        row('predecessor stopped -> serves again', (run) => run.outageMs),
+      ],
+    ),
+    'dark edge: a successor that never takes the public port; the rollback lights the names before any mesh call, the controller not answering from probe-public on (its lock held).',
+    ...failed.map(
+      (run) =>
+        `dark edge round ${run.round} (controller ${run.controllerDown ? 'down' : 'up'}) FAILED: ${run.failure}`,
+    ),
+  ];
+}
+
 /** The bench's result as readable tables. */
 export function renderReport(result: BenchResult): string {
   const o = result.options;
@@ -246,7 +279,9 @@ export function renderReport(result: BenchResult): string {
   return [
     o.contenders.length > 0
       ? `mesh runbook bench: edge flip, ${o.rounds} round(s) alternating ${o.contenders.join(', ')}${o.warmup ? ' after one warm-up flip' : ', no warm-up'}`
-      : 'mesh runbook bench: the CLI only, after one edge flip for it to show',
+      : result.cli
+        ? 'mesh runbook bench: the CLI only, after one edge flip for it to show'
+        : `mesh runbook bench: the dark edge only, ${o.rounds} round(s)`,
     `${result.machine.cpus} cpus, load ${load(result.machine.loadAtStart)} -> ${load(result.machine.loadAtEnd)}, node ${result.machine.node}`,
     `executor timings (the runbook's defaults): ${Object.entries(result.timings)
       .map(([k, v]) => `${k} ${v}`)
@@ -259,6 +294,7 @@ export function renderReport(result: BenchResult): string {
     `worker RSS: ${mb(result.worker.idleRssMb)} idle after start, ${mb(result.worker.peakRssMb)} peak during the rounds`,
     ...cliLines(result),
     ...scaleLines(result),
+    ...darkEdgeLines(result),
     '',
     'the shell flip does:',
     ...result.notes.shellDoes.map((line) => `  - ${line}`),

@@ -1,4 +1,5 @@
 import type { CliTiming } from './cli-timing';
+import type { DarkEdgeRun } from './dark-edge';
 import type { ContenderRun } from './contenders';
 import type { IdleRates } from './idle';
 import type { BenchOptions } from './options';
@@ -28,6 +29,8 @@ export interface BenchResult {
   /** Absent when not selected (`--only` without cli). */
   cli?: CliTiming[];
   scale: ScaleResult[];
+  /** Absent when not selected: each round's dark edge with the controller answering, then not. */
+  darkEdge?: DarkEdgeRun[];
   notes: { attribution: string; shellDoes: string[]; shellDoesNot: string[] };
   runs: ContenderRun[];
 }

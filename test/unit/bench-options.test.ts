@@ -11,6 +11,14 @@ describe('bench options', () => {
     assert.deepEqual(parseBenchOptions(['--quick']).contenders, ['executor', 'shell', 'floor']);
   });
 
+  it('times the dark edge in a full run and with --only dark-edge, never in --quick or --lab', () => {
+    assert.equal(parseBenchOptions([]).darkEdge, true);
+    assert.equal(parseBenchOptions(['--quick']).darkEdge, false);
+    assert.equal(parseBenchOptions(['--lab']).darkEdge, false);
+    const only = parseBenchOptions(['--only', 'dark-edge']);
+    assert.deepEqual([only.darkEdge, only.cli, only.contenders], [true, false, []]);
+  });
+
   it('--lab alternates the executor and the shell flip on the dev server and on the lab, without the CLI', () => {
     const lab = parseBenchOptions(['--lab']);
     assert.deepEqual(lab.contenders, ['executor', 'shell', 'lab-executor', 'lab-shell']);
