@@ -87,7 +87,15 @@ lab_start() {
   shift
   mkdir -p "$LAB_LOGS" "$LAB_PIDS"
   setsid nohup "$@" >>"$LAB_LOGS/$name.log" 2>&1 </dev/null &
-  echo $! >"$LAB_PIDS/$name.pid"
+  local pid=$! self tries=0
+  echo "$pid" >"$LAB_PIDS/$name.pid"
+  # Until the child has exec'd it wears this script's command line, and a check of its pid file that soon
+  # (lab_running_pid) would call a daemon that is starting dead; seen when the machine is busy.
+  self=$(tr '\0' ' ' <"/proc/$$/cmdline")
+  while [ "$(tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null)" = "$self" ] && [ $tries -lt 100 ]; do
+    sleep 0.05
+    tries=$((tries + 1))
+  done
 }
 
 # SIGTERM to every pid at once, SIGKILL to those still running after the grace period (seconds).

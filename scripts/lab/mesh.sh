@@ -99,7 +99,7 @@ lab_code_daemon() {
   lab_start "$name" "$@"
 }
 
-meshd_answers() { curl -sf -o /dev/null "$LAB_MESHD_URL/nodes"; }
+meshd_answers() { curl -sf -o /dev/null "$LAB_MESHD_URL/health"; }
 agent_answers() { curl -sf -o /dev/null "$(lab_agent_url "$1")/health"; }
 
 mesh_controller() {

@@ -237,8 +237,15 @@ describe('data-path-move refuses bad paths before anything changes', () => {
       const scheduled = scheduledActivities(await handle.fetchHistory());
       assert.deepEqual(
         scheduled,
-        { runbookPolicy: 1, previousRun: 1, nodeQueuePollers: 1, nodeFingerprint: 1, preflightMove: 1 },
-        `${name}: nothing but reading the decision policy, the node's last run, its host and the preflight ran`,
+        {
+          runbookPolicy: 1,
+          previousRun: 1,
+          nodesNeedingClearing: 1,
+          nodeQueuePollers: 1,
+          nodeFingerprint: 1,
+          preflightMove: 1,
+        },
+        `${name}: nothing but reading the decision policy, the node's last run and marks, its host and the preflight ran`,
       );
     }
   });

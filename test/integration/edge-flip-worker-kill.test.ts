@@ -12,6 +12,7 @@ import { scheduledActivities } from '../support/data-move';
 import { seedEdgeFlip } from '../support/edge-flip-seed';
 import { runbookWorld, type RunbookWorld } from '../support/runbook-world';
 import { decide, statusWhen, waitingAt } from '../support/runbooks';
+import { workerProcessOf } from '../support/temporal';
 
 /**
  * The runbook survives its worker dying (docs/design.md §5, "Resumable"): the worker runs in a child
@@ -175,7 +176,7 @@ describe('edge-flip survives a SIGKILLed worker on a real dev server, local mesh
             a.state === PendingActivityState.PENDING_ACTIVITY_STATE_STARTED,
         );
         if (inspecting) {
-          assert.equal(inspecting.lastWorkerIdentity, first.identity);
+          assert.equal(workerProcessOf(inspecting.lastWorkerIdentity), first.identity);
           break;
         }
         assert.ok(Date.now() < deadline, 'the gate never observed the containers');
@@ -224,7 +225,7 @@ describe('edge-flip survives a SIGKILLed worker on a real dev server, local mesh
       const heartbeatTimeout = firstInspection?.activityTaskScheduledEventAttributes?.heartbeatTimeout;
       assert.equal(optionalTsToMs(heartbeatTimeout), 10_000, 'a dead worker is noticed after 10 s, not 30 s');
       assert.equal(started?.attempt, 2);
-      assert.equal(started?.identity, second.identity);
+      assert.equal(workerProcessOf(started?.identity), second.identity);
       assert.equal(
         started?.lastFailure?.timeoutFailureInfo?.timeoutType,
         TimeoutType.TIMEOUT_TYPE_HEARTBEAT,

@@ -37,6 +37,11 @@ const OTHER_PROGRAMS: Record<string, string> = {
   '--kill-at': 'npm run chaos',
   '--rounds': 'npm run bench',
   '--scale': 'npm run bench',
+  '--lab': 'npm run chaos, npm run bench',
+  '--purge': 'scripts/lab/down.sh',
+  '--server': 'lab/bin/meshctl',
+  '--network': 'docker run',
+  '--net': 'nsenter',
 };
 
 const sub = (command: Command, name: string) => command.commands.find((c) => c.name() === name);
