@@ -96,6 +96,40 @@ describe('mesh as a Unix tool', () => {
     );
   });
 
+  it('stops the demo on SIGTERM as on Ctrl-C: its dev worker and Temporal server stop with it', async () => {
+    const stateDir = await scratch.dir('mesh-unix-demo-');
+    const node = `sigterm${randomBytes(3).toString('hex')}`;
+    const [port, uiPort] = [await freePort(), await freePort()];
+    const ports = ['--port', String(port), '--ui-port', String(uiPort)];
+    const demo = spawn(
+      process.execPath,
+      [MESH, 'runbook', 'demo', '--yes', '--keep-running', '--state-dir', stateDir, '--node', node, ...ports],
+      { env: { ...process.env }, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    let output = '';
+    const seen = new Promise<void>((resolve) => {
+      const listen = (chunk: Buffer) => {
+        output += chunk.toString();
+        if (output.includes(`runbook-${node}`)) resolve();
+      };
+      demo.stdout.on('data', listen);
+      demo.stderr.on('data', listen);
+    });
+    const ended = new Promise<NodeJS.Signals | null>((resolve) =>
+      demo.on('exit', (_, signal) => resolve(signal)),
+    );
+    try {
+      await seen;
+      assert.equal(await portInUse('127.0.0.1', port), true, 'the demo runs its dev server on --port');
+      demo.kill('SIGTERM');
+      assert.equal(await ended, 'SIGTERM', output);
+      assert.match(output, /stopping the Temporal dev server/);
+      assert.equal(await portInUse('127.0.0.1', port), false, 'the dev server stopped with the demo');
+    } finally {
+      await mesh(['runbook', 'demo', '--reset', '--state-dir', stateDir, '--node', node]);
+    }
+  });
+
   it('stops `mesh runbook dev 2>&1 | head -2` quietly even while its worker is still being built', async () => {
     const stateDir = await scratch.dir('mesh-unix-dev-');
     const port = await freePort();

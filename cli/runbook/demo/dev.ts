@@ -51,6 +51,13 @@ export async function startDev(options: {
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const forwardCtrlC = () => child.kill('SIGINT');
   process.on('SIGINT', forwardCtrlC);
+  // SIGTERM would end the demo at once and leave its dev (worker and Temporal server) on their ports.
+  const stopThenEnd = () => {
+    process.off('SIGTERM', stopThenEnd);
+    forwardCtrlC();
+    void exited.then(() => process.kill(process.pid, 'SIGTERM'));
+  };
+  process.on('SIGTERM', stopThenEnd);
   const ready = await new Promise<{ address: string; uiUrl: string }>((resolve, reject) => {
     const timer = setTimeout(
       () => reject(new Error(`mesh runbook dev was not ready within ${READY_MS / 1000} s`)),
@@ -77,6 +84,7 @@ export async function startDev(options: {
     running: () => child.exitCode === null && child.signalCode === null,
     async stop() {
       process.off('SIGINT', forwardCtrlC);
+      process.off('SIGTERM', stopThenEnd);
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGINT');
       await exited;
     },
