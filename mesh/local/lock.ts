@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { readlinkSync } from 'node:fs';
 import { link, mkdir, readFile, rm, unlink, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { LineStalledError, takeTurn } from './lock-line';
@@ -16,6 +17,16 @@ interface Holder {
   pid: number;
   token: string;
   since: string;
+  /** The PID namespace its pid is a number in (`pid:[inode]`): a container sharing the state has its own. */
+  pidNamespace?: string;
+}
+
+function ownPidNamespace(): string | undefined {
+  try {
+    return readlinkSync('/proc/self/ns/pid');
+  } catch {
+    return undefined;
+  }
 }
 
 /**
@@ -53,12 +64,13 @@ async function acquireFile(file: string, timeoutMs: number, pollMs: number): Pro
     pid: process.pid,
     token: randomBytes(8).toString('hex'),
     since: new Date().toISOString(),
+    ...(ownPidNamespace() ? { pidNamespace: ownPidNamespace() } : {}),
   };
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     if (await tryCreate(file, me)) return () => release(file, me.token);
     const holder = await readHolder(file);
-    if (holder && !isAlive(holder.pid)) {
+    if (holder && !isAlive(holder)) {
       await breakStaleLock(file, holder);
       continue;
     }
@@ -69,7 +81,8 @@ async function acquireFile(file: string, timeoutMs: number, pollMs: number): Pro
 
 async function timedOut(file: string, timeoutMs: number, holder?: Holder): Promise<LockTimeoutError> {
   const found = holder ?? (await readHolder(file));
-  const who = found ? `process ${found.pid} since ${found.since}` : 'another process';
+  const elsewhere = found && !inOwnPidNamespace(found) ? ' of another PID namespace (a container?)' : '';
+  const who = found ? `process ${found.pid}${elsewhere} since ${found.since}` : 'another process';
   return new LockTimeoutError(`${file} is held by ${who}; gave up after ${timeoutMs} ms`);
 }
 
@@ -100,6 +113,8 @@ async function tryCreate(file: string, me: Holder): Promise<boolean> {
 async function readHolder(file: string): Promise<Holder | undefined> {
   try {
     const holder = JSON.parse(await readFile(file, 'utf8')) as Partial<Holder>;
+    if (holder.pidNamespace !== undefined && typeof holder.pidNamespace !== 'string')
+      delete holder.pidNamespace;
     if (typeof holder.pid === 'number' && typeof holder.token === 'string') return holder as Holder;
     return { pid: -1, token: '', since: 'an unknown time' };
   } catch (error) {
@@ -108,7 +123,17 @@ async function readHolder(file: string): Promise<Holder | undefined> {
   }
 }
 
-function isAlive(pid: number): boolean {
+function inOwnPidNamespace(holder: Holder): boolean {
+  return holder.pidNamespace === undefined || holder.pidNamespace === ownPidNamespace();
+}
+
+/**
+ * Whether the holder may still run. A pid of another PID namespace names no process here (or another one):
+ * such a holder is never taken for dead, as breaking its lock lets two node agents apply one push at once.
+ */
+function isAlive(holder: Holder): boolean {
+  if (!inOwnPidNamespace(holder)) return true;
+  const { pid } = holder;
   if (pid <= 0) return false;
   try {
     process.kill(pid, 0);

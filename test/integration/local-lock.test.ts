@@ -73,4 +73,25 @@ describe('local mesh lock files', () => {
     assert.equal(JSON.parse(await readFile(file, 'utf8')).pid, process.pid);
     await release();
   });
+
+  it('never breaks a lock held in another PID namespace (a container sharing the state), though its pid is not seen there', async () => {
+    const file = join(await scratch.dir(), 'node.lock');
+    const release = await acquireLock(file, { timeoutMs: 500 });
+    try {
+      // A real second PID namespace, with its own /proc: this process's pid names nothing in it.
+      const taker = `require(${JSON.stringify(require.resolve('../../mesh/local'))}).acquireLock(${JSON.stringify(file)}, { timeoutMs: 800 }).then(
+        () => { console.log('taken'); process.exit(0); },
+        (error) => { console.log(error.message); process.exit(1); })`;
+      const other = spawnSync(
+        'unshare',
+        ['--pid', '--fork', '--mount-proc', process.execPath, '--require', 'tsx/cjs', '-e', taker],
+        { encoding: 'utf8', timeout: 60_000 },
+      );
+      assert.equal(other.status, 1, `${other.stdout}${other.stderr}`);
+      assert.match(other.stdout, new RegExp(`held by process ${process.pid} of another PID namespace`));
+      assert.equal(JSON.parse(await readFile(file, 'utf8')).pid, process.pid, 'the lock is still ours');
+    } finally {
+      await release();
+    }
+  });
 });
