@@ -38,27 +38,39 @@ async function heldAtGateApply(world: RunbookWorld) {
 }
 
 /** Stands in for a world's stopped worker: whatever task the server hands its queue's poller comes here. */
-function standInWorker(world: RunbookWorld) {
+/**
+ * Polls the runbooks' queue as a worker would, without answering. What concerns `workflowId` is what a
+ * reader caused; the queue's other workflows (the lock keeper, a node's mark) have tasks of their own.
+ */
+function standInWorker(world: RunbookWorld, workflowId: string) {
   const polling = new AbortController();
   const { connection, workflowService } = world.client;
-  const polled = connection.withAbortSignal(polling.signal, () =>
-    connection.withDeadline(Date.now() + 60_000, () =>
-      workflowService.pollWorkflowTaskQueue({
-        namespace: harnessTarget().namespace,
-        taskQueue: {
-          name: world.taskQueue,
-          kind: temporal.api.enums.v1.TaskQueueKind.TASK_QUEUE_KIND_NORMAL,
-        },
-        identity: 'stand-in worker (test)',
-      }),
-    ),
-  );
-  const handed = polled.then(
-    (task) => (task.query ? `a query of ${task.query.queryType ?? '?'}` : 'a workflow task'),
-    (error: unknown) => (polling.signal.aborted ? 'nothing' : `a failed poll: ${String(error)}`),
-  );
+  const pollOnce = () =>
+    connection.withAbortSignal(polling.signal, () =>
+      connection.withDeadline(Date.now() + 60_000, () =>
+        workflowService.pollWorkflowTaskQueue({
+          namespace: harnessTarget().namespace,
+          taskQueue: {
+            name: world.taskQueue,
+            kind: temporal.api.enums.v1.TaskQueueKind.TASK_QUEUE_KIND_NORMAL,
+          },
+          identity: 'stand-in worker (test)',
+        }),
+      ),
+    );
+  const handed = (async () => {
+    for (;;) {
+      try {
+        const task = await pollOnce();
+        if (task.workflowExecution?.workflowId !== workflowId) continue;
+        return task.query ? `a query of ${task.query.queryType ?? '?'}` : 'a workflow task';
+      } catch (error) {
+        return polling.signal.aborted ? 'nothing' : `a failed poll: ${String(error)}`;
+      }
+    }
+  })();
   return {
-    /** What it was handed by a second from now: 'nothing', a query or a workflow task. */
+    /** What it was handed for `workflowId` by a second from now: 'nothing', a query or a workflow task. */
     handedSoon: () => Promise.race([handed, new Promise((resolve) => setTimeout(resolve, 1_000, 'nothing'))]),
     stop: () => polling.abort(),
   };
@@ -150,7 +162,7 @@ describe('status and list read Temporal without its client SDK (real server, wor
       async () => {
         await using world = await runbookWorld();
         const { input, final } = await endedFlip(world, action);
-        const worker = standInWorker(world);
+        const worker = standInWorker(world, runbookWorkflowId(input.node));
         try {
           const status = await meshLoading({ MESH_TASK_QUEUE: world.taskQueue }, 'status', input.node);
           assert.equal(status.code, exit, status.stderr);
