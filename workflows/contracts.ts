@@ -194,13 +194,19 @@ export const STEP_STATES = [
 export const StepState = z.enum(STEP_STATES);
 export type StepState = z.infer<typeof StepState>;
 
-export const Step = z.object({
-  name: z.string(),
+export const StepRun = z.object({
   state: StepState,
   startedAt: z.string().optional(),
   endedAt: z.string().optional(),
   /** One line of evidence: counts, probes, containers. */
   note: z.string().optional(),
+});
+export type StepRun = z.infer<typeof StepRun>;
+
+export const Step = StepRun.extend({
+  name: z.string(),
+  /** The step's earlier runs, oldest first, when it ran more than once (a push after take or recreate). */
+  earlier: z.array(StepRun).optional(),
 });
 export type Step = z.infer<typeof Step>;
 

@@ -1,6 +1,6 @@
 import type { Phase, RunbookStatus, Step, StepState } from '../../workflows/contracts';
 import { stalledSentence } from '../../workflows/runbook/stalled-words';
-import { formatDuration, STEP_MARK } from '../../workflows/runbook/step-marks';
+import { everyRun, formatDuration, STEP_MARK } from '../../workflows/runbook/step-marks';
 import { colour } from '../output';
 import { isTerminal } from './exit-codes';
 import { decisionSections, waitingBlock } from './render-gate';
@@ -87,7 +87,10 @@ export function outcomeLine(status: RunbookStatus): string | undefined {
 export function renderStatus(status: RunbookStatus, now: Date): string[] {
   const width = Math.max(0, ...status.steps.map((step) => step.name.length));
   const live = !isTerminal(status.phase);
-  const lines = [headerLine(status), ...status.steps.map((step) => `  ${stepLine(step, now, width, live)}`)];
+  const lines = [
+    headerLine(status),
+    ...status.steps.flatMap(everyRun).map((step) => `  ${stepLine(step, now, width, live)}`),
+  ];
   if (status.steps.length === 0)
     lines.push(colour.dim('  (no step details: no worker answered its status query)'));
   lines.push(...decisionSections(status.decisions, status.refused));

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { dataPathMove } from '../../workflows';
 import type { RunbookStatus } from '../../workflows/contracts';
+import { everyRun } from '../../workflows/runbook/step-marks';
 import {
   activityResults,
   addTrickyEntries,
@@ -81,12 +82,14 @@ describe('data-path-move on a real dev server, the local mesh and Docker', () =>
     const done: RunbookStatus = await handle.result();
     assert.equal(done.phase, 'completed', done.outcome);
     assert.equal(done.outcome, `${forge.module} runs on ${TO} on ${forge.node}; ${FROM} removed`);
+    // In the plan's order, the steps the plan runs only on a decision where they ran, each run of push kept.
     assert.deepEqual(
-      done.steps.map((s) => `${s.name}: ${s.state}`),
+      done.steps.flatMap(everyRun).map((s) => `${s.name}: ${s.state}`),
       [
         'locks: done',
         'preflight: done',
         'freeze-policy: done',
+        'stop-containers: done',
         'stop-containers: done',
         'check-target: done',
         'copy: done',
@@ -94,14 +97,18 @@ describe('data-path-move on a real dev server, the local mesh and Docker', () =>
         'record-baseline: done',
         'switch-spec: done',
         'push: done',
+        'push: done',
         'gate-apply: done',
+        'catch-up: done',
+        'recreate: done',
         'restore-policy: done',
         'approve-remove-old-data: done',
         'remove-old-data: done',
-        'catch-up: done',
-        'recreate: done',
       ],
     );
+    const pushes = everyRun(done.steps.find((s) => s.name === 'push') ?? assert.fail('no push step'));
+    assert.match(pushes[0]?.note ?? '', new RegExp(`sent \\d+ as ${forge.node}-\\d+`));
+    assert.notEqual(pushes[0]?.note, pushes[1]?.note, 'the first push keeps its own line');
     assert.deepEqual(
       done.decisions.map((d) => `${d.gate}: ${d.action} by ${d.by}`),
       ['gate-apply: recreate by bob', 'approve-remove-old-data: remove by bob'],

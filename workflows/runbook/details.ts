@@ -1,7 +1,7 @@
 import { printable } from '../../mesh/printable';
 import type { RunbookStatus, Step, Waiting } from '../contracts';
 import { stalledSentence } from './stalled-words';
-import { formatDuration, STEP_MARK } from './step-marks';
+import { everyRun, formatDuration, STEP_MARK } from './step-marks';
 
 function clock(iso: string | undefined): string {
   return iso ? iso.slice(11, 19) : '';
@@ -56,7 +56,7 @@ export function renderDetails(status: RunbookStatus): string {
       : []),
     ...(status.outcome ? [`Outcome: ${plain(status.outcome)}`, ''] : []),
     '### Steps',
-    ...status.steps.map(stepLine),
+    ...status.steps.flatMap(everyRun).map(stepLine),
   ];
   if (status.decisions.length + status.refused.length > 0) {
     lines.push('', '### Decisions');

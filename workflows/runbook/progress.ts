@@ -6,6 +6,7 @@ import type {
   RunbookStatus,
   Stalled,
   Step,
+  StepRun,
   StepState,
   Waiting,
   WorkStalled,
@@ -16,6 +17,17 @@ import { stalledNote } from './stalled-words';
 
 export type WaitingRequest = Pick<Waiting, 'gate' | 'verdict' | 'reason' | 'actions'> & { facts?: string[] };
 
+const ENDED: ReadonlySet<StepState> = new Set(['done', 'failed', 'skipped', 'compensated']);
+
+function runOf({ state, startedAt, endedAt, note }: Step): StepRun {
+  return {
+    state,
+    ...(startedAt !== undefined ? { startedAt } : {}),
+    ...(endedAt !== undefined ? { endedAt } : {}),
+    ...(note !== undefined ? { note } : {}),
+  };
+}
+
 /**
  * The runbook's live status: the plan's steps with their states and times, what it waits on, decisions.
  * Every change is handed to `publish` (current details and search attributes for the Web UI).
@@ -25,11 +37,15 @@ export class Progress {
   private publish: (status: RunbookStatus) => void = () => undefined;
   /** The note of the step a stall is shown at, as it was before: given back when the work moves again. */
   private noteBeforeStall: string | undefined;
+  private readonly planned: ReadonlySet<string>;
+  /** Steps the plan does not list, in the order they first appeared. */
+  private readonly unplanned: string[] = [];
 
   constructor(
     identity: { id: string; kind: RunbookKind; node: string; module: string; startedBy: string },
     plan: readonly string[],
   ) {
+    this.planned = new Set(plan);
     this.status = {
       ...identity,
       phase: 'running',
@@ -51,25 +67,41 @@ export class Progress {
     this.publish(this.status);
   }
 
+  /** A step the plan does not list (catch-up, recreate, an undo) goes where it began: see afterLastBegun. */
   private step(name: string): Step {
     let step = this.status.steps.find((candidate) => candidate.name === name);
     if (!step) {
       step = { name, state: 'pending' };
-      this.status.steps.push(step);
+      this.status.steps.splice(this.afterLastBegun(), 0, step);
+      this.unplanned.push(name);
     }
     return step;
+  }
+
+  /** After the step whose first run began last: a step run again (stop-containers for a catch-up) keeps its place. */
+  private afterLastBegun(): number {
+    let at = this.status.steps.length;
+    let latest = '';
+    this.status.steps.forEach((step, index) => {
+      const began = step.earlier?.[0]?.startedAt ?? step.startedAt;
+      if (began !== undefined && began >= latest) {
+        latest = began;
+        at = index + 1;
+      }
+    });
+    return at;
   }
 
   mark(name: string, state: StepState, note?: string): void {
     const step = this.step(name);
     const now = new Date().toISOString();
     if (state === 'running' && step.state !== 'running') {
-      // A step that runs again (push after take, a gate after recheck) shows its latest run.
+      // A step that runs again after it ended (push after take or recreate) keeps its earlier runs.
+      if (ENDED.has(step.state)) step.earlier = [...(step.earlier ?? []), runOf(step)];
       step.startedAt = now;
       delete step.endedAt;
     }
-    if (state === 'done' || state === 'failed' || state === 'skipped' || state === 'compensated')
-      step.endedAt = now;
+    if (ENDED.has(state)) step.endedAt = now;
     step.state = state;
     if (note !== undefined) step.note = note;
     // The stalled work was the step's: it ended with the step, and the stall's note with it.
@@ -83,7 +115,12 @@ export class Progress {
 
   /** What an approval shows: the evidence every finished step gathered. */
   evidenceSoFar(): string[] {
-    return this.status.steps
+    // In the order evidence hashes were made with before unplanned steps were shown where they ran.
+    const planned = this.status.steps.filter((step) => this.planned.has(step.name));
+    const unplanned = this.unplanned.flatMap((name) =>
+      this.status.steps.filter((step) => step.name === name),
+    );
+    return [...planned, ...unplanned]
       .filter((step) => step.state === 'done' && step.note !== undefined)
       .map((step) => `${step.name}: ${step.note}`);
   }
@@ -121,7 +158,12 @@ export class Progress {
    * nothing, when no step runs (a report that arrived after its step ended).
    */
   stall(report: WorkStalled): boolean {
-    const step = [...this.status.steps].reverse().find((candidate) => candidate.state === 'running');
+    const step = this.status.steps
+      .filter((candidate) => candidate.state === 'running')
+      .reduce<Step | undefined>(
+        (last, next) => ((next.startedAt ?? '') >= (last?.startedAt ?? '') ? next : last),
+        undefined,
+      );
     if (!step) return false;
     if (this.status.stalled?.step !== step.name) this.noteBeforeStall = step.note;
     const { stalled: _, ...what } = report;

@@ -1,4 +1,4 @@
-import type { StepState } from '../contracts';
+import type { Step, StepState } from '../contracts';
 
 /**
  * What both step renderers show, the Web UI's details (workflow code) and the CLI's terminal lists: one
@@ -24,4 +24,10 @@ export function formatDuration(ms: number): string {
   const minutes = Math.floor(seconds / 60);
   if (minutes < 60) return `${minutes}m${String(seconds % 60).padStart(2, '0')}s`;
   return `${Math.floor(minutes / 60)}h${String(minutes % 60).padStart(2, '0')}m`;
+}
+
+/** A step as lines to show: each earlier run (a push before recreate), then the latest. */
+export function everyRun(step: Step): Step[] {
+  const { earlier, ...latest } = step;
+  return [...(earlier ?? []).map((run) => ({ name: step.name, ...run })), latest];
 }

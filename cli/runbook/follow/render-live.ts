@@ -1,4 +1,5 @@
 import type { RunbookStatus } from '../../../workflows/contracts';
+import { everyRun } from '../../../workflows/runbook/step-marks';
 import { colour } from '../../output';
 import { progressLine, type ActivityProgress } from './progress';
 import { headerLine, stepLine } from '../render';
@@ -21,7 +22,7 @@ export function liveLines(
 ): string[] {
   const width = Math.max(0, ...status.steps.map((step) => step.name.length));
   const lines = [headerLine(status)];
-  for (const step of status.steps) {
+  for (const step of status.steps.flatMap(everyRun)) {
     const spinner =
       step.state === 'running' && frame !== undefined
         ? colour.cyan(SPINNER[frame % SPINNER.length] ?? '')
