@@ -87,7 +87,7 @@ export const DATA_PATH_MOVE = definePlan({
     {
       name: 'remove-old-data',
       kind: 'action',
-      does: 'delete A (only after remove), checking right before that no container uses it',
+      does: 'delete A (only after remove), checking right before that no container uses it; when one does, retry, keep (A stays, the move is done) or abort',
     },
     {
       name: 'after-switch',

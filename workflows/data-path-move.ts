@@ -16,6 +16,7 @@ import { ContainerMemory } from './runbook/memory';
 import { openRunbook } from './runbook/open';
 import { recordNodeHosts } from './runbook/hosts';
 import {
+  KEEP_WHEN_REMOVAL_REFUSED,
   MEMORY_PER_NODE,
   NODE_HOSTS,
   OLD_DATA_DRY_RUN,
@@ -112,16 +113,25 @@ export async function dataPathMove(rawInput: DataPathMoveInputArg): Promise<Runb
     switchBack.forget();
 
     const fate = await decideOldData();
-    if (fate === 'remove')
-      await rb.step(
-        'remove-old-data',
-        () => each((n) => act.removeTree({ node: n, path: from, refuseIfUsed: true })),
-        () => `removed ${from} on ${nodes.join(', ')}`,
-      );
-    else rb.skip('remove-old-data', `${from} kept`);
-    return rb.done(
-      `${module} runs on ${to} on ${nodes.join(', ')}; ${from} ${fate === 'remove' ? 'removed' : 'kept'}`,
-    );
+    const removed = fate === 'remove' && (await removeOldData());
+    if (fate !== 'remove') rb.skip('remove-old-data', `${from} kept`);
+    return rb.done(`${module} runs on ${to} on ${nodes.join(', ')}; ${from} ${removed ? 'removed' : 'kept'}`);
+
+    /** Whether A is gone: a removal refused after the approval may end with A kept, the move done. */
+    async function removeOldData(): Promise<boolean> {
+      const remove = () => each((n) => act.removeTree({ node: n, path: from, refuseIfUsed: true }));
+      const note = () => `removed ${from} on ${nodes.join(', ')}`;
+      if (!patched(KEEP_WHEN_REMOVAL_REFUSED)) {
+        await rb.step('remove-old-data', remove, note);
+        return true;
+      }
+      const outcome = await rb.stepOr('remove-old-data', remove, note, {
+        action: 'keep',
+        says: `keep leaves ${from} in place and ends the move done`,
+        skipped: `${from} kept`,
+      });
+      return 'done' in outcome;
+    }
 
     function stopContainers(why: string) {
       return rb.step(

@@ -129,3 +129,9 @@ export const CLEARANCE_CLEARS_MARK = 'clearance-clears-mark';
  * first sighting (and lost both). Runbooks recorded before share one memory across their nodes and replay.
  */
 export const MEMORY_PER_NODE = 'container-memory-per-node';
+
+/**
+ * A removal of the old data refused after the approval (a container began to use A since) also offers keep:
+ * the move is done, and keeping A ends it without undoing it. Runbooks recorded before offer retry or abort.
+ */
+export const KEEP_WHEN_REMOVAL_REFUSED = 'keep-when-removal-refused';

@@ -49,6 +49,25 @@ export class Runbook<P extends RunbookPlan> {
   }
 
   /**
+   * Runs a step whose failure may also be answered with `instead` (keep at remove-old-data) besides retry and
+   * abort: resolves to who chose it when the operator took that road, the step then marked skipped.
+   */
+  async stepOr<T>(
+    name: StepName<P>,
+    run: () => Promise<T>,
+    note: (result: T) => string,
+    instead: { action: string; says: string; skipped: string },
+  ): Promise<{ done: T } | { instead: string }> {
+    const result = await this.attempt(name, run, instead);
+    if (result instanceof InsteadTaken) {
+      this.progress.mark(name, 'skipped', `${instead.skipped} (${instead.action} by ${result.by})`);
+      return { instead: result.by };
+    }
+    this.progress.mark(name, 'done', note(result));
+    return { done: result };
+  }
+
+  /**
    * Checks until the evidence is ok; otherwise waits for the operator's decision, acts on it, checks again.
    * Resolves to whether it had to wait: the evidence was not ok at the first look.
    */
@@ -123,7 +142,17 @@ export class Runbook<P extends RunbookPlan> {
     return this.progress.status;
   }
 
-  private async attempt<T>(name: string, run: () => Promise<T>): Promise<T> {
+  private async attempt<T>(name: string, run: () => Promise<T>): Promise<T>;
+  private async attempt<T>(
+    name: string,
+    run: () => Promise<T>,
+    instead: { action: string; says: string },
+  ): Promise<T | InsteadTaken>;
+  private async attempt<T>(
+    name: string,
+    run: () => Promise<T>,
+    instead?: { action: string; says: string },
+  ): Promise<T | InsteadTaken> {
     for (;;) {
       this.progress.mark(name, 'running');
       try {
@@ -138,14 +167,19 @@ export class Runbook<P extends RunbookPlan> {
         const decision = await this.decisions.await({
           gate: name,
           verdict: 'failed',
-          reason: `Step ${name} failed: ${message.replace(/\.?$/, '')}; retry runs it again, abort undoes what the runbook did.`,
-          actions: ['retry', 'abort'],
+          reason: `Step ${name} failed: ${message.replace(/\.?$/, '')}; retry runs it again, ${instead ? `${instead.says}, ` : ''}abort undoes what the runbook did.`,
+          actions: instead ? ['retry', instead.action, 'abort'] : ['retry', 'abort'],
           facts: [message],
         });
         if (decision.action === 'abort') throw abortedBy(decision.by, name);
+        if (instead && decision.action === instead.action) return new InsteadTaken(decision.by);
       }
     }
   }
+}
+
+class InsteadTaken {
+  constructor(readonly by: string) {}
 }
 
 /** The verdict's actions with `recheck` among them, before `abort`, which stays last. */
