@@ -7,7 +7,7 @@ import { edgeFlip } from '../../workflows';
 import { decideUpdate, statusQuery } from '../../workflows/contracts';
 import { seedEdgeFlip } from '../support/edge-flip-seed';
 import { runbookWorld } from '../support/runbook-world';
-import { decisionRefusal, statusWhen, waitingAt } from '../support/runbooks';
+import { decide, decisionRefusal, statusWhen, waitingAt } from '../support/runbooks';
 import { startTestWorker } from '../support/temporal';
 
 describe('a recorded decision is final; four eyes takes no placeholder (real Temporal, real Docker)', () => {
@@ -52,6 +52,25 @@ describe('a recorded decision is final; four eyes takes no placeholder (real Tem
       await world.terminateOpenRunbooks();
       await second.stop();
     }
+  });
+
+  it('a decision sent without its gate on a look another decision already answered is refused naming that one', async () => {
+    await using world = await runbookWorld();
+    const handle = await world.start(edgeFlip, await seedEdgeFlip(world, { leftovers: true }));
+    const held = await statusWhen(handle, waitingAt('gate-apply'));
+    const evidence = held.waiting?.evidence;
+    await decide(handle, 'take', 'gate-apply');
+    const next = await statusWhen(handle, waitingAt('approve-stop-predecessor'));
+    // As the Web UI's Update dialog sends it: no gate, the evidence the operator was shown.
+    const late = await decisionRefusal(
+      handle.executeUpdate(decideUpdate, { args: [{ action: 'take', by: 'carol', evidence }] }),
+    );
+    const winner = next.decisions.find((d) => d.gate === 'gate-apply');
+    assert.equal(
+      late,
+      `Gate gate-apply was already decided on evidence ${evidence}: take by ${winner?.by} at ${winner?.at.slice(11, 19)} UTC; the runbook now waits at approve-stop-predecessor.`,
+    );
+    await world.terminateOpenRunbooks();
   });
 
   it('at a four-eyes gate a placeholder or empty name is refused; the starter in other letter case too', async () => {

@@ -36,9 +36,18 @@ export function misfit(
   if (pending) {
     return `A decision was already taken at ${pending.gate}: ${pending.action} by ${pending.by} at ${clockOf(pending.at)}; it is being carried out, so this one is not. Look again (mesh runbook status) before deciding anew.`;
   }
+  const where = waiting ? `now waits at ${waiting.gate}` : `is at step ${context.currentStep ?? 'start'}`;
+  // The loser of two decisions on one look, sent without its gate (the Web UI's payload): the winner by its evidence.
+  const won = decision.evidence !== undefined && decision.evidence !== waiting?.evidence;
+  const winner = won
+    ? [...context.decided].reverse().find((d) => d.evidence === decision.evidence)
+    : undefined;
+  if (decision.gate === undefined && winner) {
+    return `Gate ${winner.gate} was already decided on evidence ${decision.evidence}: ${winner.action} by ${winner.by} at ${clockOf(winner.at)}; the runbook ${where}.`;
+  }
   const earlier = [...context.decided].reverse().find((d) => d.gate === (decision.gate ?? waiting?.gate));
   if (decision.gate !== undefined && decision.gate !== waiting?.gate && earlier) {
-    return `Gate ${earlier.gate} was already decided: ${earlier.action} by ${earlier.by} at ${clockOf(earlier.at)}; the runbook ${waiting ? `now waits at ${waiting.gate}` : `is at step ${context.currentStep ?? 'start'}`}.`;
+    return `Gate ${earlier.gate} was already decided: ${earlier.action} by ${earlier.by} at ${clockOf(earlier.at)}; the runbook ${where}.`;
   }
   if (!waiting)
     return `The runbook is not waiting for a decision (it is at step ${context.currentStep ?? 'start'}).`;
