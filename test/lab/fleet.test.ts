@@ -18,7 +18,7 @@ describe('a fleet over the three hosts of the production-shaped lab', () => {
     const args = fleetArgs(NODES);
 
     const sameUrl = args.map((a) =>
-      a.startsWith('http://{node}.lab:80') ? `http://${lab.host('novox').ip}:80` : a,
+      a === `http://{node}.lab:${PUBLIC_PORT}` ? `http://${lab.host('novox').ip}:${PUBLIC_PORT}` : a,
     );
     const refused = await lab.cli('runbook', 'start', 'edge-flip', ...sameUrl, '--yes', '--detach');
     assert.equal(refused.code, 2, refused.stderr);
