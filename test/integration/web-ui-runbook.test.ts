@@ -88,7 +88,7 @@ describe('an operator follows and decides an edge flip in the Temporal Web UI (h
     assert.equal(stale.succeeded, false);
     assert.match(
       stale.succeeded === false ? stale.message : '',
-      /^take is not an action at gate approve-stop-predecessor/,
+      /^Gate gate-apply was already decided on evidence [0-9a-f]{10}: take by carol at \d\d:\d\d:\d\d UTC; the runbook now waits at approve-stop-predecessor\.$/,
     );
 
     const approve = await ui.sendUpdate(

@@ -37,8 +37,12 @@ export function misfit(
     return `A decision was already taken at ${pending.gate}: ${pending.action} by ${pending.by} at ${clockOf(pending.at)}; it is being carried out, so this one is not. Look again (mesh runbook status) before deciding anew.`;
   }
   const where = waiting ? `now waits at ${waiting.gate}` : `is at step ${context.currentStep ?? 'start'}`;
-  // The loser of two decisions on one look, sent without its gate (the Web UI's payload): the winner by its evidence.
-  const won = decision.evidence !== undefined && decision.evidence !== waiting?.evidence;
+  // The loser of two decisions on one look, sent without its gate (the Web UI's payload), with an action the next
+  // gate lacks: the winner by its evidence. One the next gate offers is refused as stale by the handler, on record.
+  const won =
+    decision.evidence !== undefined &&
+    decision.evidence !== waiting?.evidence &&
+    !waiting?.actions.includes(decision.action);
   const winner = won
     ? [...context.decided].reverse().find((d) => d.evidence === decision.evidence)
     : undefined;
