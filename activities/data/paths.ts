@@ -43,7 +43,30 @@ export const SHARED_PARENTS = [
   '/tmp',
 ] as const;
 
-export type MovePathProblem = 'relative' | 'dot-dot' | 'root' | 'system' | 'shared' | 'same' | 'nested';
+export type MovePathProblem =
+  'relative' | 'too-long' | 'dot-dot' | 'root' | 'system' | 'shared' | 'same' | 'nested';
+
+/** Linux's limits: NAME_MAX bytes for one name, PATH_MAX (with its NUL) for the whole path. */
+export const NAME_MAX_BYTES = 255;
+export const PATH_MAX_BYTES = 4095;
+const SHOWN_CHARS = 40;
+
+function shown(path: string): string {
+  return path.length > SHOWN_CHARS ? `${path.slice(0, SHOWN_CHARS)}…` : path;
+}
+
+/** Why the system would refuse this path's length (ENAMETOOLONG), as a phrase, or undefined. */
+function lengthProblem(path: string): string | undefined {
+  const bytes = Buffer.byteLength(path);
+  if (bytes > PATH_MAX_BYTES) {
+    return `is ${bytes.toLocaleString('en')} bytes long; Linux allows a path at most ${PATH_MAX_BYTES.toLocaleString('en')}`;
+  }
+  const longest = Math.max(...path.split('/').map((name) => Buffer.byteLength(name)));
+  if (longest > NAME_MAX_BYTES) {
+    return `has a name of ${longest.toLocaleString('en')} bytes; Linux allows a name at most ${NAME_MAX_BYTES}`;
+  }
+  return undefined;
+}
 
 /** A node path a data move must not use; the message is one sentence an operator can act on. */
 export class MovePathError extends Error {
@@ -82,6 +105,10 @@ export function checkNodePath(role: string, path: string): string {
       'relative',
       `The ${role} "${path}" is relative; give an absolute path such as /srv/forge.`,
     );
+  }
+  const tooLong = lengthProblem(path);
+  if (tooLong) {
+    throw new MovePathError('too-long', `The ${role} ${shown(path)} ${tooLong}.`);
   }
   if (path.split('/').includes('..')) {
     throw new MovePathError('dot-dot', `The ${role} ${path} contains "..": give the path without it.`);

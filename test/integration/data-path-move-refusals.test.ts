@@ -145,6 +145,16 @@ describe('data-path-move refuses bad paths before anything changes', () => {
         'error: --to is invalid: must not contain control characters or line breaks.',
         /^Give the path as plain printable text/,
       ],
+      [
+        ['--to', `/var/lib/${'x'.repeat(2000)}`],
+        'has a name of 2,000 bytes; Linux allows a name at most 255.',
+        /^Give paths the system can hold/,
+      ],
+      [
+        ['--to', `/var/lib${`/${'x'.repeat(200)}`.repeat(21)}`],
+        'bytes long; Linux allows a path at most 4,095.',
+        /^Give paths the system can hold/,
+      ],
       [['--nodes', 'n2,n3'], 'leaves out --node', /^Add it: --nodes /],
       [['--nodes', 'a,,b'], 'has an empty name', /^For example --nodes /],
       [

@@ -51,6 +51,27 @@ describe('data move paths', () => {
     );
   });
 
+  it('refuses a name or a path longer than the system allows, showing only its start', () => {
+    const longName = `/srv/${'x'.repeat(2000)}`;
+    refuses(
+      '/srv/forge',
+      longName,
+      'too-long',
+      `The target path /srv/${'x'.repeat(35)}… has a name of 2,000 bytes; Linux allows a name at most 255.`,
+    );
+    const deep = `/srv${`/${'a'.repeat(200)}`.repeat(21)}`;
+    refuses(
+      deep,
+      '/var/lib/forge',
+      'too-long',
+      `The source path /srv/${'a'.repeat(35)}… is 4,225 bytes long; Linux allows a path at most 4,095.`,
+    );
+    const multiByte = `/srv/${'é'.repeat(128)}`;
+    assert.equal(refusal(() => checkNodePath('target path', multiByte)).problem, 'too-long');
+    const atLimits = `/srv${`/${'a'.repeat(255)}`.repeat(16)}`.slice(0, 4095);
+    assert.equal(checkNodePath('target path', atLimits), atLimits);
+  });
+
   it('refuses .. segments', () => {
     refuses(
       '/srv/../etc',

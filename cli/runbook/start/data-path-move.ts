@@ -53,7 +53,9 @@ export function dataPathMoveInputFrom(options: z.infer<typeof Options>, startedB
     if (error instanceof MovePathError) {
       throw new UsageError(
         error.message,
-        'Give two distinct absolute paths, neither inside the other, e.g. --from /srv/forge --to /var/lib/forge.',
+        error.problem === 'too-long'
+          ? 'Give paths the system can hold, e.g. --from /srv/forge --to /var/lib/forge.'
+          : 'Give two distinct absolute paths, neither inside the other, e.g. --from /srv/forge --to /var/lib/forge.',
       );
     }
     throw error;
