@@ -11,7 +11,12 @@ import { CALLS, SERVICE_PACKAGE as SERVICE } from '../client/temporal-reads/call
  */
 
 const FIELDS: Record<string, string[]> = {
-  [`${SERVICE}.DescribeWorkflowExecutionResponse`]: ['workflowExecutionInfo', 'pendingActivities'],
+  [`${SERVICE}.DescribeWorkflowExecutionResponse`]: [
+    'workflowExecutionInfo',
+    'pendingActivities',
+    'workflowExtendedInfo',
+  ],
+  'temporal.api.workflow.v1.WorkflowExecutionExtendedInfo': ['resetRunId'],
   [`${SERVICE}.DescribeTaskQueueResponse`]: ['pollers'],
   [`${SERVICE}.QueryWorkflowResponse`]: ['queryResult', 'queryRejected'],
   [`${SERVICE}.GetWorkflowExecutionHistoryResponse`]: ['history', 'nextPageToken'],
@@ -43,7 +48,7 @@ const FIELDS: Record<string, string[]> = {
   'temporal.api.history.v1.WorkflowExecutionFailedEventAttributes': ['failure', 'newExecutionRunId'],
   'temporal.api.history.v1.WorkflowExecutionTimedOutEventAttributes': ['newExecutionRunId'],
   'temporal.api.history.v1.WorkflowExecutionCanceledEventAttributes': [],
-  'temporal.api.history.v1.WorkflowExecutionTerminatedEventAttributes': ['reason'],
+  'temporal.api.history.v1.WorkflowExecutionTerminatedEventAttributes': ['reason', 'identity'],
   'temporal.api.history.v1.WorkflowExecutionContinuedAsNewEventAttributes': ['newExecutionRunId'],
   'temporal.api.failure.v1.Failure': ['message', 'cause', 'applicationFailureInfo'],
   'temporal.api.failure.v1.ApplicationFailureInfo': ['type', 'details'],

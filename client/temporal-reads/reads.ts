@@ -40,6 +40,8 @@ export interface RunInfo {
 
 export interface Described extends RunInfo {
   pendingActivities: temporal.api.workflow.v1.IPendingActivityInfo[];
+  /** The run the last Temporal Reset of this run started. */
+  resetRunId?: string;
 }
 
 /** How a closed run ended, as its close event says; a continued run is followed to its last run. */
@@ -51,6 +53,8 @@ export type RunEnding =
       failureType?: string;
       /** The failure's first detail (a runbook's final status, since status-in-failure). */
       detail?: unknown;
+      /** Who terminated the run (a termination's identity; Temporal's resetter for a Reset). */
+      by?: string;
     };
 
 /** No run with this id (and run id) on the namespace. */
@@ -84,9 +88,11 @@ export class TemporalReads {
       ms,
     ).catch(notFoundAsRunNotFound(workflowId));
     const info = described.workflowExecutionInfo;
+    const resetRunId = described.workflowExtendedInfo?.resetRunId;
     return {
       ...runInfoOf(info ?? {}),
       pendingActivities: described.pendingActivities ?? [],
+      ...(resetRunId ? { resetRunId } : {}),
     };
   }
 
@@ -198,10 +204,12 @@ function endingOf(event: temporal.api.history.v1.IHistoryEvent): RunEnding {
       ...(detail !== undefined ? { detail } : {}),
     };
   }
-  if (event.workflowExecutionTerminatedEventAttributes)
+  const terminated = event.workflowExecutionTerminatedEventAttributes;
+  if (terminated)
     return {
       closed: 'terminated',
-      message: event.workflowExecutionTerminatedEventAttributes.reason || 'Workflow execution terminated',
+      message: terminated.reason || 'Workflow execution terminated',
+      ...(terminated.identity ? { by: terminated.identity } : {}),
     };
   if (event.workflowExecutionTimedOutEventAttributes)
     return { closed: 'timed out', message: 'Workflow execution timed out' };
