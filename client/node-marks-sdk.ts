@@ -1,7 +1,10 @@
 import { WorkflowFailedError, WorkflowNotFoundError, type Client } from '@temporalio/client';
 import { ApplicationFailure, defaultPayloadConverter } from '@temporalio/common';
 import { nodeMarkId, type NodeMarkInput } from '../workflows/node-mark-contracts';
-import type { MarkSource } from './node-marks';
+import { RESETTER_IDENTITY, type MarkSource } from './node-marks';
+
+/** GetWorkflowExecutionHistory's filter for the close event alone. */
+const CLOSE_EVENT = 2;
 
 /** The marks and runs as the client SDK reads them (a worker's activities, `start`, `clear`). */
 export function markSourceOf(client: Client): MarkSource {
@@ -43,6 +46,18 @@ export function markSourceOf(client: Client): MarkSource {
           ...(cause?.message ? { outcome: cause.message } : {}),
         };
       }
+    },
+    async resetInto({ workflowId, runId }) {
+      const handle = client.workflow.getHandle(workflowId, runId, { followRuns: false });
+      const resetRunId = (await handle.describe()).raw.workflowExtendedInfo?.resetRunId;
+      if (!resetRunId) return undefined;
+      const { history } = await client.workflowService.getWorkflowExecutionHistory({
+        namespace: client.options.namespace,
+        execution: { workflowId, runId },
+        historyEventFilterType: CLOSE_EVENT,
+      });
+      const terminated = history?.events?.[0]?.workflowExecutionTerminatedEventAttributes;
+      return terminated?.identity === RESETTER_IDENTITY ? resetRunId : undefined;
     },
   };
 }

@@ -16,6 +16,40 @@ export interface MarkSource {
   openMark(node: string): Promise<NodeMarkInput | undefined>;
   /** How a run stands now; `gone` when Temporal no longer knows it (deleted, past retention). */
   runState(run: RunRef): Promise<RunState>;
+  /** The run a Temporal Reset of `run` started, when that reset is what terminated `run`; else none. */
+  resetInto(run: RunRef): Promise<string | undefined>;
+}
+
+/** Who Temporal's server says terminated a run that a Reset replaced (its consts.IdentityResetter). */
+export const RESETTER_IDENTITY = 'history-resetter';
+
+/** A chain of resets longer than this is read where it stops: a run so often reset wants a person. */
+const RESET_HOPS = 20;
+
+/**
+ * The run that carries on what `run` began, and how it stands: `run` itself or, when a Temporal Reset (the
+ * Web UI's Reset button, `temporal workflow reset`) terminated it, the run that reset started, through
+ * every further reset. A reset run is its base run going on: it holds the base's mark, and how it ends is
+ * how the mark's runbook ended. A run a person terminated stays terminated, reset later or not.
+ */
+export async function carrierOf(
+  source: MarkSource,
+  run: RunRef,
+): Promise<{ runId: string; state: RunState }> {
+  let runId = run.runId;
+  for (let hop = 0; ; hop++) {
+    const state = await source.runState({ workflowId: run.workflowId, runId });
+    if (hop >= RESET_HOPS || state.state !== 'ended' || state.status !== 'TERMINATED')
+      return { runId, state };
+    const next = await source.resetInto({ workflowId: run.workflowId, runId });
+    if (!next) return { runId, state };
+    runId = next;
+  }
+}
+
+/** The run a Temporal Reset carried the marking run on to, when one did (see carrierOf). */
+interface Carried {
+  resetTo?: string;
 }
 
 /**
@@ -24,22 +58,48 @@ export interface MarkSource {
  */
 export type NodeMarkReading =
   | { kind: 'none'; node: string }
-  | { kind: 'in-flight'; node: string; mark: NodeMarkInput }
-  | { kind: 'going'; node: string; mark: NodeMarkInput }
-  | { kind: 'left'; node: string; mark: NodeMarkInput; ended?: RunEnded; historyGone: boolean };
+  | ({ kind: 'in-flight'; node: string; mark: NodeMarkInput } & Carried)
+  | ({ kind: 'going'; node: string; mark: NodeMarkInput } & Carried)
+  | ({
+      kind: 'left';
+      node: string;
+      mark: NodeMarkInput;
+      ended?: RunEnded;
+      historyGone: boolean;
+    } & Carried);
+
+type HeldMark = Exclude<NodeMarkReading, { kind: 'none' }>;
+
+/** The run that holds the node's mark now: the marking run, or the run a reset carried it on to. */
+export function holdingRunId(reading: HeldMark): string {
+  return reading.resetTo ?? reading.mark.by.runId;
+}
+
+/** Whether `run` holds the mark: it marked the node, or a reset carried the marking run on to it. */
+export function heldBy(reading: HeldMark, run: RunRef): boolean {
+  return reading.mark.by.workflowId === run.workflowId && holdingRunId(reading) === run.runId;
+}
 
 export type LeftMark = Extract<NodeMarkReading, { kind: 'left' }>;
 
 export async function readNodeMark(source: MarkSource, node: string): Promise<NodeMarkReading> {
   const mark = await source.openMark(node);
   if (!mark) return { kind: 'none', node };
-  const run = await source.runState(mark.by);
-  if (run.state === 'running') return { kind: 'in-flight', node, mark };
+  const { runId, state: run } = await carrierOf(source, mark.by);
+  const carried = runId === mark.by.runId ? {} : { resetTo: runId };
+  if (run.state === 'running') return { kind: 'in-flight', node, mark, ...carried };
   if (run.state === 'gone')
-    return { kind: 'left', node, mark, historyGone: true, ...(mark.left ? { ended: mark.left } : {}) };
+    return {
+      kind: 'left',
+      node,
+      mark,
+      historyGone: true,
+      ...carried,
+      ...(mark.left ? { ended: mark.left } : {}),
+    };
   const ended = endedOf(run);
-  if (endedCleanly(ended)) return { kind: 'going', node, mark };
-  return { kind: 'left', node, mark, ended, historyGone: false };
+  if (endedCleanly(ended)) return { kind: 'going', node, mark, ...carried };
+  return { kind: 'left', node, mark, ended, historyGone: false, ...carried };
 }
 
 export function isLeft(reading: NodeMarkReading): reading is LeftMark {
@@ -48,10 +108,20 @@ export function isLeft(reading: NodeMarkReading): reading is LeftMark {
 
 const oneLine = (text: string) => text.replace(/\s*\n\s*/g, ' ');
 
-/** The run that marked `node`, as a sentence names it: its type and run, and its id when it is another node's. */
-function whoMarked({ node, mark: { by } }: { node: string; mark: NodeMarkInput }): string {
-  const id = by.workflowId === runbookWorkflowId(node) ? '' : ` ${by.workflowId}`;
-  return `${by.type}${id}, run ${by.runId}`;
+/**
+ * The run that marked `node`, as a sentence names it: its type and run, its id when it is another node's,
+ * and the run it was reset from when a reset carried it on.
+ */
+function whoMarked(reading: HeldMark): string {
+  const { by } = reading.mark;
+  const id = by.workflowId === runbookWorkflowId(reading.node) ? '' : ` ${by.workflowId}`;
+  return `${by.type}${id}, ${runNamed(reading)}`;
+}
+
+/** "run 01a…", or "run 9f…, reset from run 01a…" when a Temporal Reset carried the marking run on. */
+function runNamed(reading: HeldMark): string {
+  const reset = reading.resetTo ? `, reset from run ${reading.mark.by.runId}` : '';
+  return `run ${holdingRunId(reading)}${reset}`;
 }
 
 function howItEnded(node: string, ended: RunEnded | undefined): string {
@@ -79,7 +149,7 @@ export function leftSentence(left: LeftMark): string {
 /** A node another run is changing right now (a move over several nodes started elsewhere). */
 export function inFlightSentence(reading: Extract<NodeMarkReading, { kind: 'in-flight' }>): string {
   const { by } = reading.mark;
-  return `${reading.node} is being changed by ${by.workflowId} (${by.what}, run ${by.runId}), which still runs; wait for it to end: mesh runbook watch ${by.workflowId}.`;
+  return `${reading.node} is being changed by ${by.workflowId} (${by.what}, ${runNamed(reading)}), which still runs; wait for it to end: mesh runbook watch ${by.workflowId}.`;
 }
 
 /** Where to see what the run that left a mark did. */
@@ -128,6 +198,12 @@ export function markSourceOfReads(reads: TemporalReads): MarkSource {
         ...(ending.failureType ? { failureType: ending.failureType } : {}),
         ...(ending.message ? { outcome: ending.message } : {}),
       };
+    },
+    async resetInto({ workflowId, runId }) {
+      const { resetRunId } = await reads.describe(workflowId, runId);
+      if (!resetRunId) return undefined;
+      const ending = await reads.ending(workflowId, runId);
+      return ending?.closed === 'terminated' && ending.by === RESETTER_IDENTITY ? resetRunId : undefined;
     },
   };
 }

@@ -2,11 +2,12 @@ import {
   CancellationScope,
   condition,
   continueAsNew,
+  patched,
   proxyActivities,
   setHandler,
 } from '@temporalio/workflow';
 import type { Activities } from '../activities';
-import { same } from './lock-hold';
+import { same, type RunRef } from './lock-hold';
 import {
   clearMarkSignal,
   endedCleanly,
@@ -17,6 +18,7 @@ import {
   type NodeMarkInput,
   type RunEnded,
 } from './node-mark-contracts';
+import { MARKS_FOLLOW_RESETS } from './runbook/revision';
 
 const runs = proxyActivities<Pick<Activities, 'runEnding'>>({
   startToCloseTimeout: '2 minutes',
@@ -37,11 +39,17 @@ const CLOSE_WAIT_MS = 60_000;
 export async function nodeMark(input: NodeMarkInput): Promise<MarkEnd> {
   let cleared: Clearance | undefined;
   let told = false;
-  setHandler(runbookEndedSignal, (run) => void (same(run)(input.by) && (told = true)));
+  setHandler(runbookEndedSignal, (run) => void (toldByItsRun(run) && (told = true)));
   setHandler(clearMarkSignal, (clearance) => void (cleared ??= clearance));
   setHandler(markQuery, () => input);
   // A cancel request (a Web UI button) does not remove a mark: only its run's clean end or a clearance does.
   return CancellationScope.nonCancellable(() => untilUnmarkedOrCleared());
+
+  /** Its run, or (since MARKS_FOLLOW_RESETS) a run of its runbook a reset may have carried it on to. */
+  function toldByItsRun(run: RunRef): boolean {
+    if (same(run)(input.by)) return true;
+    return run.workflowId === input.by.workflowId && patched(MARKS_FOLLOW_RESETS);
+  }
 
   async function untilUnmarkedOrCleared(): Promise<MarkEnd> {
     for (;;) {

@@ -1,6 +1,13 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { getClient } from '@temporalio/activity';
-import { inFlightSentence, isLeft, leftSentence, readNodeMark } from '../../client/node-marks';
+import {
+  carrierOf,
+  heldBy,
+  inFlightSentence,
+  isLeft,
+  leftSentence,
+  readNodeMark,
+} from '../../client/node-marks';
 import { markSourceOf } from '../../client/node-marks-sdk';
 import type { RunRef } from '../../workflows/lock-hold';
 import { nodeMarkId, type RunState } from '../../workflows/node-mark-contracts';
@@ -35,9 +42,7 @@ export function createMarkActivities() {
         }
         if (isLeft(reading)) refusals.push({ node, sentence: leftSentence(reading) });
         else if (reading.kind === 'in-flight') {
-          const { workflowId, runId } = reading.mark.by;
-          if (workflowId !== input.self.workflowId || runId !== input.self.runId)
-            refusals.push({ node, sentence: inFlightSentence(reading) });
+          if (!heldBy(reading, input.self)) refusals.push({ node, sentence: inFlightSentence(reading) });
         } else if (reading.kind === 'going')
           refusals.push({
             node,
@@ -47,12 +52,21 @@ export function createMarkActivities() {
       return refusals;
     },
 
-    /** How a run stands, waiting up to `waitMs` for it to close: a mark told its runbook ends reads this. */
+    /** Whether `node`'s open mark is held by `self`: it marked the node, or a reset carried that run on to it. */
+    async markHeldBy(input: { node: string; self: RunRef }): Promise<boolean> {
+      const reading = await readNodeMark(markSourceOf(getClient()), input.node);
+      return reading.kind !== 'none' && heldBy(reading, input.self);
+    },
+
+    /**
+     * How a run stands, followed through the resets that carried it on (carrierOf), waiting up to `waitMs`
+     * for it to close: a mark told its runbook ends reads this.
+     */
     async runEnding(input: RunRef & { waitMs: number }): Promise<RunState> {
       const source = markSourceOf(getClient());
       const deadline = Date.now() + input.waitMs;
       for (;;) {
-        const state = await source.runState(input);
+        const { state } = await carrierOf(source, input);
         if (state.state !== 'running' || Date.now() >= deadline) return state;
         heartbeat();
         await sleep(POLL_MS);

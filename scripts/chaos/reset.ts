@@ -1,9 +1,10 @@
-import { randomUUID } from 'node:crypto';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { WorkflowHandle } from '@temporalio/client';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Client } from '@temporalio/client';
 import type { History } from '@temporalio/common/lib/proto-utils';
-import type { temporal } from '@temporalio/proto';
+import { readNodeMark, type NodeMarkReading } from '../../client/node-marks';
+import { markSourceOf } from '../../client/node-marks-sdk';
 import {
   activityResults,
   digestDifferences,
@@ -13,29 +14,30 @@ import {
 } from '../../test/support/data-move';
 import { runbookWorld } from '../../test/support/runbook-world';
 import { decide, statusWhen, waitingAt } from '../../test/support/runbooks';
-import { harnessTarget } from '../../test/support/temporal';
+import { resetRun, taskPoints, type TaskPoint } from '../../test/support/reset';
 import { dataPathMove } from '../../workflows';
 import { runbookWorkflowId, statusQuery, type RunbookStatus } from '../../workflows/contracts';
 import type { ExperimentResult, RunResult } from './result';
 
-type ResetRequest = temporal.api.workflowservice.v1.IResetWorkflowExecutionRequest;
-
 /** Each workflow task after the locks were granted up to the one that scheduled the first copy. */
-function resetPoints(history: History): { task: number; before: string }[] {
-  const events = history.events ?? [];
-  const granted = events.findIndex(
+function resetPoints(history: History): TaskPoint[] {
+  const granted = (history.events ?? []).findIndex(
     (e) => e.workflowExecutionSignaledEventAttributes?.signalName === 'locksGranted',
   );
-  const points: { task: number; before: string }[] = [];
-  for (let i = Math.max(granted, 0); i < events.length; i++) {
-    const event = events[i];
-    if (!event?.workflowTaskCompletedEventAttributes) continue;
-    const next = events.slice(i + 1).find((e) => e.activityTaskScheduledEventAttributes);
-    const type = next?.activityTaskScheduledEventAttributes?.activityType?.name ?? 'nothing';
-    points.push({ task: Number(event.eventId), before: type });
-    if (type === 'copyTree') break;
+  const points = taskPoints(history, granted);
+  const copy = points.findIndex((p) => p.before === 'copyTree');
+  return copy < 0 ? points : points.slice(0, copy + 1);
+}
+
+/** How the node's mark reads once it had 90 s to go: a reset run that ended cleanly lets its base's mark go. */
+async function markGone(client: Client, node: string): Promise<NodeMarkReading['kind']> {
+  const source = markSourceOf(client);
+  let reading = await readNodeMark(source, node);
+  for (const deadline = Date.now() + 90_000; reading.kind !== 'none' && Date.now() < deadline;) {
+    await sleep(500);
+    reading = await readNodeMark(source, node);
   }
-  return points;
+  return reading.kind;
 }
 
 /**
@@ -43,7 +45,8 @@ function resetPoints(history: History): { task: number; before: string }[] {
  * (`temporal workflow reset` to an event, the Web UI's Reset button), to every workflow task between its
  * locks and its copy (`--quick`: three of them). Each reset run must copy nothing over B (B keeps what the
  * service wrote) and wait: at preflight (refused: B is not empty) when reset into it, else at check-target;
- * after an abort there the module runs on B with its policy back and B in place. A copy over B counts as a duplicated side effect, a reset run that went on
+ * after an abort there the module runs on B with its policy back, B in place and the node's mark gone (the
+ * reset run carried its base's mark and ended cleanly). A copy over B counts as a duplicated side effect, a reset run that went on
  * past check-target as a wrong proceed, one that never waited as lost.
  */
 export async function resets(quick: boolean, log: (line: string) => void): Promise<ExperimentResult> {
@@ -62,22 +65,16 @@ export async function resets(quick: boolean, log: (line: string) => void): Promi
   const points = quick
     ? [all[1], all[Math.floor(all.length / 2)], all.at(-1)].filter((p) => p !== undefined)
     : all;
-  const target = harnessTarget();
   for (const point of points) {
     const name = `reset to event ${point.task} (before ${point.before})`;
     const notes: string[] = [];
     const counts = { lost: 0, duplicated: 0, wrongProceeds: 0 };
-    const request = {
-      namespace: target.namespace,
-      workflowExecution: { workflowId: runbookWorkflowId(forge.node), runId: first.firstExecutionRunId },
-      workflowTaskFinishEventId: point.task,
-      reason: `chaos: ${name}`,
-      requestId: randomUUID(),
-    } as unknown as ResetRequest;
-    const { runId } = await world.client.workflowService.resetWorkflowExecution(request);
-    const reset: WorkflowHandle = world.client.workflow.getHandle(
+    const { run: reset } = await resetRun(
+      world.client,
       runbookWorkflowId(forge.node),
-      runId ?? undefined,
+      first.firstExecutionRunId,
+      point.task,
+      `chaos: ${name}`,
     );
     const looked: RunbookStatus | undefined = await statusWhen(
       reset,
@@ -97,6 +94,8 @@ export async function resets(quick: boolean, log: (line: string) => void): Promi
       await reset.result().catch(() => undefined);
       const ended = await reset.query(statusQuery);
       if (ended.phase !== 'aborted') notes.push(`ended ${ended.phase}: ${ended.outcome ?? ''}`);
+      const mark = await markGone(world.client, forge.node);
+      if (mark !== 'none') notes.push(`the node's mark is ${mark} after a clean abort`);
     }
     const history = await reset.fetchHistory();
     if (activityResults(history, 'copyTree').length > 0) counts.wrongProceeds++;

@@ -2,16 +2,19 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
+import { defaultPayloadConverter } from '@temporalio/common';
 import { historyFromJSON, type History } from '@temporalio/common/lib/proto-utils';
 import { DefaultLogger, Runtime, Worker, type ReplayWorkerOptions } from '@temporalio/worker';
 import { workflowsFromSource } from '../../worker/workflow-code';
+import type { RunRef } from '../../workflows/lock-hold';
+import type { NodeMarkInput } from '../../workflows/node-mark-contracts';
 
 /**
  * The long-lived workflows beside the runbooks, replayed against this checkout's workflow code: the lock
  * keeper as it ran before KEEPER_ASKS_RUNS (a keeper in flight across the upgrade) and after it (started
  * afresh while a runbook held and two waited, a release from outside ignored), a node's in-flight mark
- * (unmarked by its run's clean end; left by a terminated run, continued as new, then cleared) and the
- * clearance that cleared it. Recorded once on a dev server; re-record only with a change behind `patched()`.
+ * (unmarked by its run's clean end; left by a terminated run, continued as new, then cleared; unmarked by
+ * the clean end of the run a Temporal Reset carried its run on to) and the clearance that cleared it. Recorded once on a dev server; re-record only with a change behind `patched()`.
  */
 
 const HISTORIES = join(__dirname, '..', 'histories');
@@ -27,6 +30,7 @@ const RECORDINGS = [
   { file: 'node-mark-unmarked.json', id: 'runbook-mark-record', type: 'nodeMark' },
   { file: 'node-mark-left.json', id: 'runbook-mark-record', type: 'nodeMark' },
   { file: 'node-mark-cleared.json', id: 'runbook-mark-record', type: 'nodeMark' },
+  { file: 'node-mark-reset-unmarked.json', id: 'runbook-mark-record', type: 'nodeMark' },
   { file: 'clear-node.json', id: 'runbook-record', type: 'clearNode' },
 ];
 
@@ -49,7 +53,7 @@ describe('the lock keeper, the node marks and the clearance replay their committ
     });
   });
 
-  it('the recordings are what they say: the old keeper asks no run, the new one asks them all first', () => {
+  it('the recordings are what they say: the old keeper asks no run, the new one asks them all first; a reset run tells a mark', () => {
     const old = readHistory('lock-keeper.before-keeper-asks-runs.json');
     assert.deepEqual(activities(old), [], 'a keeper before KEEPER_ASKS_RUNS believed every release');
     const asks = activities(readHistory('lock-keeper.json'));
@@ -59,6 +63,18 @@ describe('the lock keeper, the node marks and the clearance replay their committ
     assert.ok(
       left.at(-1)?.workflowExecutionContinuedAsNewEventAttributes,
       'the left mark keeps how its run ended',
+    );
+    const reset = readHistory('node-mark-reset-unmarked.json').events ?? [];
+    const input = reset[0]?.workflowExecutionStartedEventAttributes?.input?.payloads?.[0];
+    const told = reset.find((e) => e.workflowExecutionSignaledEventAttributes)
+      ?.workflowExecutionSignaledEventAttributes?.input?.payloads?.[0];
+    assert.ok(input && told);
+    const { by } = defaultPayloadConverter.fromPayload<NodeMarkInput>(input);
+    const teller = defaultPayloadConverter.fromPayload<RunRef>(told);
+    assert.deepEqual([teller.workflowId === by.workflowId, teller.runId === by.runId], [true, false]);
+    assert.ok(
+      reset.some((e) => e.markerRecordedEventAttributes),
+      'the patch marker',
     );
   });
 

@@ -79,4 +79,15 @@ describe('a node mark: when its runbook ended cleanly, and what the operator rea
       'edge2 is being changed by runbook-edge1 (data-path-move of forge on edge1, edge2, run r1), which still runs; wait for it to end: mesh runbook watch runbook-edge1.',
     );
   });
+
+  it('names the run a Temporal Reset carried the marking run on to, and the run it was reset from', () => {
+    assert.equal(
+      inFlightSentence({ kind: 'in-flight', node: 'edge2', mark: mark('runbook-edge1'), resetTo: 'r2' }),
+      'edge2 is being changed by runbook-edge1 (data-path-move of forge on edge1, edge2, run r2, reset from run r1), which still runs; wait for it to end: mesh runbook watch runbook-edge1.',
+    );
+    assert.equal(
+      leftSentence({ ...left({ status: 'TIMED_OUT' }), resetTo: 'r2' }),
+      `The last runbook on edge2 (dataPathMove, run r2, reset from run r1) timed out while it changed edge2; ${CLEAR}`,
+    );
+  });
 });

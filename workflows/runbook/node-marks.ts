@@ -5,17 +5,20 @@ import {
   ChildWorkflowCancellationType,
   getExternalWorkflowHandle,
   ParentClosePolicy,
+  patched,
   proxyActivities,
   startChild,
   workflowInfo,
 } from '@temporalio/workflow';
 import type { Activities } from '../../activities';
 import { FAILURE } from '../contracts';
+import type { RunRef } from '../lock-hold';
 import { nodeMark } from '../node-mark';
 import { NODE_MARK_KIND, nodeMarkId, runbookEndedSignal, type MarkedBy } from '../node-mark-contracts';
 import { MESH_KIND, MESH_NODE } from '../search-attributes';
+import { MARKS_FOLLOW_RESETS } from './revision';
 
-const marks = proxyActivities<Pick<Activities, 'nodesNeedingClearing'>>({
+const marks = proxyActivities<Pick<Activities, 'nodesNeedingClearing' | 'markHeldBy'>>({
   startToCloseTimeout: '2 minutes',
   heartbeatTimeout: '10 seconds',
   retry: { initialInterval: '1 second', maximumInterval: '10 seconds', maximumAttempts: 5 },
@@ -46,19 +49,17 @@ export class NodeMarks {
 
   /** Tells each mark this run ends; each mark reads how it closed before it goes. Never throws. */
   async tellEnded(): Promise<void> {
-    const { workflowId, runId } = workflowInfo();
     await Promise.all(
       this.marked.map((node) =>
         getExternalWorkflowHandle(nodeMarkId(node))
-          .signal(runbookEndedSignal, { workflowId, runId })
+          .signal(runbookEndedSignal, selfRun())
           .catch(() => undefined),
       ),
     );
   }
 
   private async refuseMarked(nodes: string[]): Promise<void> {
-    const { workflowId, runId } = workflowInfo();
-    const refusals = await marks.nodesNeedingClearing({ nodes, self: { workflowId, runId } });
+    const refusals = await marks.nodesNeedingClearing({ nodes, self: selfRun() });
     if (refusals.length > 0)
       throw ApplicationFailure.nonRetryable(
         refusals.map((r) => r.sentence).join(' '),
@@ -91,6 +92,8 @@ export class NodeMarks {
       }
       // Marked since the check: by another run, or by one whose mark is still going; ask again, once.
       await this.refuseMarked([node]);
+      // Or marked by the run a Temporal Reset carried on to this one: the mark is this run's already.
+      if (patched(MARKS_FOLLOW_RESETS) && (await marks.markHeldBy({ node, self: selfRun() }))) return;
       if (attempt >= 2)
         throw ApplicationFailure.nonRetryable(
           `${node} is marked in flight by another run (${nodeMarkId(node)}) that has not let it go; see it with mesh runbook status ${node}.`,
@@ -98,4 +101,9 @@ export class NodeMarks {
         );
     }
   }
+}
+
+function selfRun(): RunRef {
+  const { workflowId, runId } = workflowInfo();
+  return { workflowId, runId };
 }

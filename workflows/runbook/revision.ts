@@ -135,3 +135,10 @@ export const MEMORY_PER_NODE = 'container-memory-per-node';
  * the move is done, and keeping A ends it without undoing it. Runbooks recorded before offer retry or abort.
  */
 export const KEEP_WHEN_REMOVAL_REFUSED = 'keep-when-removal-refused';
+
+/**
+ * A Temporal Reset carries a runbook on: the reset run holds its base run's node marks (it marks a node its
+ * base marked and finds the mark its own), and a mark told by a reset run that its runbook ends reads how the
+ * reset run ended. Runbooks and marks recorded before knew only the run that marked.
+ */
+export const MARKS_FOLLOW_RESETS = 'marks-follow-resets';
