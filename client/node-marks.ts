@@ -202,8 +202,8 @@ export function markSourceOfReads(reads: TemporalReads): MarkSource {
     async resetInto({ workflowId, runId }) {
       const { resetRunId } = await reads.describe(workflowId, runId);
       if (!resetRunId) return undefined;
-      const ending = await reads.ending(workflowId, runId);
-      return ending?.closed === 'terminated' && ending.by === RESETTER_IDENTITY ? resetRunId : undefined;
+      const by = await reads.terminatedBy(workflowId, runId);
+      return by === RESETTER_IDENTITY ? resetRunId : undefined;
     },
   };
 }

@@ -53,8 +53,6 @@ export type RunEnding =
       failureType?: string;
       /** The failure's first detail (a runbook's final status, since status-in-failure). */
       detail?: unknown;
-      /** Who terminated the run (a termination's identity; Temporal's resetter for a Reset). */
-      by?: string;
     };
 
 /** No run with this id (and run id) on the namespace. */
@@ -126,6 +124,16 @@ export class TemporalReads {
       }
       return endingOf(event);
     }
+  }
+
+  /** Who terminated this run (its close event's identity; Temporal's resetter for a Reset); none if not terminated. */
+  async terminatedBy(workflowId: string, runId: string, ms = 10_000): Promise<string | undefined> {
+    const page = await this.call(
+      'GetWorkflowExecutionHistory',
+      { execution: { workflowId, runId }, historyEventFilterType: CLOSE_EVENT, skipArchival: true },
+      ms,
+    ).catch(notFoundAsRunNotFound(workflowId));
+    return page.history?.events?.[0]?.workflowExecutionTerminatedEventAttributes?.identity || undefined;
   }
 
   /** The first payload of the run's input, from the first event of its history. */
@@ -204,12 +212,10 @@ function endingOf(event: temporal.api.history.v1.IHistoryEvent): RunEnding {
       ...(detail !== undefined ? { detail } : {}),
     };
   }
-  const terminated = event.workflowExecutionTerminatedEventAttributes;
-  if (terminated)
+  if (event.workflowExecutionTerminatedEventAttributes)
     return {
       closed: 'terminated',
-      message: terminated.reason || 'Workflow execution terminated',
-      ...(terminated.identity ? { by: terminated.identity } : {}),
+      message: event.workflowExecutionTerminatedEventAttributes.reason || 'Workflow execution terminated',
     };
   if (event.workflowExecutionTimedOutEventAttributes)
     return { closed: 'timed out', message: 'Workflow execution timed out' };
