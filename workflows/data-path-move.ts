@@ -25,6 +25,7 @@ import {
   START_ON_NEW,
   TARGET_TRUTH,
   UNDO_AFTER_WORK_STOPS,
+  UNDO_JUDGES_OWN_MODULE,
 } from './runbook/revision';
 import type { Look } from './runbook/runbook';
 import { GATE_APPLY, PREFLIGHT, PUSH } from './runbook/step-declarations';
@@ -391,7 +392,7 @@ export async function dataPathMove(rawInput: DataPathMoveInputArg): Promise<Runb
     }
 
     /** After the switch, B may hold new writes: going back to A is the operator's call, never automatic. */
-    async function revertOrKeep(original: ModuleSpec): Promise<void> {
+    async function revertOrKeep(original: ModuleSpec): Promise<string | undefined> {
       const choice = await rb.approve(
         'after-switch',
         `The runbook stopped after ${module}'s spec moved to ${to}, which may hold new writes; revert puts the spec and its containers back on ${from} (what was written on ${to} stays there, not on ${from}), keep leaves ${module} on ${to}, brings over only what changed on ${from} and recreates there any container still on ${from}.`,
@@ -400,33 +401,38 @@ export async function dataPathMove(rawInput: DataPathMoveInputArg): Promise<Runb
       // roll-out policy is restored (incident 2). Keep makes the containers match the spec now.
       if (choice === 'keep') {
         await catchUpAndRecreate();
-        if (patched(RECREATE_THROUGH_MESH)) await onlyWhenOn(to, receipts);
-        return;
+        return patched(RECREATE_THROUGH_MESH) ? onlyWhenOn(to, receipts) : undefined;
       }
       await undoAct.restoreModuleSpec({ spec: { ...original, upgradePolicy: 'manual' } });
       if (!patched(RECREATE_THROUGH_MESH)) {
         await each((n) => undoAct.recreateContainers({ node: n, module, containers: onOld }));
-        return;
+        return undefined;
       }
       await each((n) => undoAct.removeStaleContainers({ node: n, module, containers: onOld }));
-      await onlyWhenOn(from, await each((n) => undoAct.pushNode({ node: n })));
+      return onlyWhenOn(from, await each((n) => undoAct.pushNode({ node: n })));
     }
 
-    /** An undo's push judged like any other: it throws (the undo waits) unless the containers run on `path`. */
-    async function onlyWhenOn(path: string, pushed: ReceiptEvidence[]): Promise<void> {
+    /**
+     * An undo's push judged like any other, for its own module only (UNDO_JUDGES_OWN_MODULE): it throws
+     * (the undo waits) unless the containers run on `path`; it resolves to what it left alone, if anything.
+     */
+    async function onlyWhenOn(path: string, pushed: ReceiptEvidence[]): Promise<string | undefined> {
       const away = path === to ? from : to;
+      const scope = patched(UNDO_JUDGES_OWN_MODULE) ? { scope: 'module' as const } : {};
       const looks = await each((n) =>
         judgePush(
           { node: n, module, oldHostPaths: [away] },
           pushed[nodes.indexOf(n)] as ReceiptEvidence,
           timings,
-          {
-            memory,
-          },
+          { memory, ...scope },
         ),
       );
       const look = firstProblem(looks, nodes);
       if (!look.ok) throw ApplicationFailure.nonRetryable(look.reason);
+      const aside = looks.flatMap((l, i) =>
+        l.ok ? (l.elsewhere ?? []).map((text) => (nodes.length > 1 ? `${nodes[i]}: ${text}` : text)) : [],
+      );
+      return aside.length > 0 ? `left alone, not this runbook's: ${aside.join('; ')}` : undefined;
     }
   });
 }

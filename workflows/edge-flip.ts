@@ -184,11 +184,15 @@ export async function edgeFlip(rawInput: EdgeFlipInputArg): Promise<RunbookStatu
     };
   }
 
-  /** Takes the successor off the node and judges that push; throws (the undo waits) when it is not clean. */
-  async function removeSuccessor(): Promise<void> {
+  /**
+   * Takes the successor off the node and judges that push; throws (the undo waits) when it is not clean.
+   * Resolves to what it left alone on the node (other modules' holds), when anything.
+   */
+  async function removeSuccessor(): Promise<string | undefined> {
     await undoAct.unassignModule({ module, node });
     const removal = await judgeRemoval({ node, module }, await undoAct.pushNode({ node }), timings);
     if (!removal.ok) throw ApplicationFailure.nonRetryable(removal.reason);
+    return removal.note;
   }
 
   /**
@@ -196,7 +200,7 @@ export async function edgeFlip(rawInput: EdgeFlipInputArg): Promise<RunbookStatu
    * containers stopped (the public ports must be free), and the predecessor is started either way. The
    * probe wants the predecessor's own answer, never the successor's.
    */
-  async function restartPredecessor(): Promise<void> {
+  async function restartPredecessor(): Promise<string | undefined> {
     if (patched(LIGHT_THE_EDGE_FIRST)) return lightTheEdgeFirst(input, predecessorAnswers, removeSuccessor);
     const problems: string[] = [];
     try {
@@ -214,6 +218,7 @@ export async function edgeFlip(rawInput: EdgeFlipInputArg): Promise<RunbookStatu
     if (!served.ok) problems.push(`${predecessor} does not answer: ${served.summary}`);
     if (problems.length > 0)
       throw ApplicationFailure.nonRetryable(`${predecessor} restart: ${problems.join('; ')}`);
+    return undefined;
   }
 }
 
@@ -228,8 +233,8 @@ export async function edgeFlip(rawInput: EdgeFlipInputArg): Promise<RunbookStatu
 async function lightTheEdgeFirst(
   input: EdgeFlipInput,
   predecessorAnswers: ProbeTarget,
-  takeOff: () => Promise<void>,
-): Promise<void> {
+  takeOff: () => Promise<string | undefined>,
+): Promise<string | undefined> {
   const { node, module, predecessor, timings } = input;
   const problems: string[] = [];
   const startPredecessor = () => undoAct.startModuleContainers({ node, module: predecessor });
@@ -242,9 +247,10 @@ async function lightTheEdgeFirst(
     else problems.push(failureMessage(e));
   });
   let served = gone ? undefined : await probeUntilServed(predecessorAnswers, timings);
-  await takeOff().catch((e: unknown) =>
-    problems.push(`the successor did not come off cleanly (${failureMessage(e)})`),
-  );
+  const note = await takeOff().catch((e: unknown) => {
+    problems.push(`the successor did not come off cleanly (${failureMessage(e)})`);
+    return undefined;
+  });
   if (gone) {
     await startPredecessor().catch((e: unknown) => problems.push(failureMessage(e)));
     served = await probeUntilServed(predecessorAnswers, timings);
@@ -252,6 +258,7 @@ async function lightTheEdgeFirst(
   if (served && !served.ok) problems.push(`${predecessor} does not answer: ${served.summary}`);
   if (problems.length > 0)
     throw ApplicationFailure.nonRetryable(`${predecessor} restart: ${problems.join('; ')}`);
+  return note;
 }
 
 /**

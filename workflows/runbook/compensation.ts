@@ -5,7 +5,8 @@ import type { Progress } from './progress';
 
 interface Compensation {
   step: string;
-  undo: () => Promise<void>;
+  /** Resolves to a note for the step when it has one to say (what it left alone). */
+  undo: () => Promise<string | void>;
 }
 
 /** Undo work in reverse order: each side effect registers its named, idempotent inverse before it runs. */
@@ -18,7 +19,7 @@ export class Compensations {
     private readonly decisions?: Decisions,
   ) {}
 
-  push(step: string, undo: () => Promise<void>): void {
+  push(step: string, undo: () => Promise<string | void>): void {
     this.stack.push({ step, undo });
   }
 
@@ -50,8 +51,8 @@ export class Compensations {
     for (;;) {
       this.progress.mark(entry.step, 'running');
       try {
-        await entry.undo();
-        this.progress.mark(entry.step, 'compensated');
+        const note = await entry.undo();
+        this.progress.mark(entry.step, 'compensated', note || undefined);
         return undefined;
       } catch (error) {
         const message = this.decisions

@@ -35,6 +35,8 @@ export async function judgePush(
     memory: ContainerMemory;
     /** Called once the node's report for this push is in, before the containers are looked at. */
     onReport?: () => void;
+    /** `module`: only the module's own resources are judged (an undo's push); see Evidence.scope. */
+    scope?: 'module';
   },
 ): Promise<Look> {
   const { memory } = options;
@@ -56,6 +58,7 @@ export async function judgePush(
       healthDeadlinePassed: new Date().getTime() >= deadline,
       firstSeen: memory.firstSeenOn(target.node),
       revision: 2,
+      ...(options.scope ? { scope: options.scope } : {}),
     });
   let waitForStability = !DOCUMENT_VERDICTS.includes(judge([]).verdict);
   for (;;) {
@@ -77,7 +80,8 @@ export async function judgePush(
 }
 
 function look(verdict: Verdict, note: string): Look {
-  if (verdict.verdict === 'ok') return { ok: true, note };
+  const elsewhere = verdict.details.elsewhere ?? [];
+  if (verdict.verdict === 'ok') return { ok: true, note, ...(elsewhere.length > 0 ? { elsewhere } : {}) };
   return {
     ok: false,
     note,

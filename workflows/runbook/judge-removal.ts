@@ -1,16 +1,20 @@
+import { patched } from '@temporalio/workflow';
 import type { Timings } from '../contracts';
 import { classify, type ReceiptEvidence } from '../verdict';
 import { undoAct } from './activities';
+import { UNDO_JUDGES_OWN_MODULE } from './revision';
 
 /**
  * Whether the push that took `module` off the node did just that: the node's report accounts for every
- * resource (nothing held, failed or drifting) and none of the module's containers runs any more.
+ * resource of the module (nothing held, failed or drifting) and none of its containers runs any more.
+ * Other modules' holds and failures are not the removal's: they are named in its note. Runbooks recorded
+ * before UNDO_JUDGES_OWN_MODULE judged every resource of the node.
  */
 export async function judgeRemoval(
   target: { node: string; module: string },
   receipt: ReceiptEvidence,
   timings: Timings,
-): Promise<{ ok: true } | { ok: false; reason: string }> {
+): Promise<{ ok: true; note?: string } | { ok: false; reason: string }> {
   const applied = receipt.readable
     ? await undoAct.collectApplyEvidence({
         node: target.node,
@@ -25,9 +29,14 @@ export async function judgeRemoval(
     containers: [],
     healthDeadlinePassed: true,
     revision: 2,
+    ...(patched(UNDO_JUDGES_OWN_MODULE) ? { scope: 'module' as const } : {}),
   });
   const left = await undoAct.runningModuleContainers(target);
-  if (verdict.verdict === 'ok' && left.length === 0) return { ok: true };
+  const elsewhere = verdict.details.elsewhere ?? [];
+  if (verdict.verdict === 'ok' && left.length === 0)
+    return elsewhere.length > 0
+      ? { ok: true, note: `${target.module} is off; left alone, not this runbook's: ${elsewhere.join('; ')}` }
+      : { ok: true };
   const still = left.length > 0 ? `; ${left.join(', ')} still run` : '';
   return {
     ok: false,

@@ -142,3 +142,10 @@ export const KEEP_WHEN_REMOVAL_REFUSED = 'keep-when-removal-refused';
  * reset run ended. Runbooks and marks recorded before knew only the run that marked.
  */
 export const MARKS_FOLLOW_RESETS = 'marks-follow-resets';
+
+/**
+ * An undo judges only what the runbook changed: its own module's resources and containers on the node;
+ * other modules' holds and failures are facts in its note, so an abort finishes on a node where a third
+ * module is held. Runbooks recorded before judged an undo's push against the whole node.
+ */
+export const UNDO_JUDGES_OWN_MODULE = 'undo-judges-own-module';

@@ -10,7 +10,12 @@ import { OFFER_RECHECK } from './revision';
 
 /** What a gate's check found: ok (the runbook moves on), or what to show the operator while it waits. */
 export type Look =
-  | { ok: true; note: string }
+  | {
+      ok: true;
+      note: string;
+      /** Judged for its own module only: what the node says of other modules, left alone. */
+      elsewhere?: string[];
+    }
   | {
       ok: false;
       /** One line for the step list. */
@@ -127,8 +132,11 @@ export class Runbook<P extends RunbookPlan> {
     return decision.action as Exclude<ActionAt<P, G>, 'abort'>;
   }
 
-  /** Registers a side effect's named inverse, before the side effect; `forget` drops it past a point of no return. */
-  undo(name: UndoName<P>, inverse: () => Promise<void>): { forget(): void } {
+  /**
+   * Registers a side effect's named inverse, before the side effect; `forget` drops it past a point of no
+   * return. The inverse may resolve to a note for its step (what it left alone).
+   */
+  undo(name: UndoName<P>, inverse: () => Promise<string | void>): { forget(): void } {
     this.compensations.push(name, inverse);
     return { forget: () => this.compensations.forget(name) };
   }

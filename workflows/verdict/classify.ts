@@ -11,6 +11,7 @@ import {
   unrecreatedClause,
 } from './reasons';
 import { account, readInputs } from './resources';
+import { onlyModule } from './scope';
 import { ACTIONS } from './types';
 import type { Action, ContainerFinding, Verdict, VerdictDetails, VerdictKind } from './types';
 
@@ -65,7 +66,8 @@ export function classify(evidence: Evidence): Verdict {
     };
   }
 
-  const { receipt, report, nodeState } = inputs;
+  const scoped = evidence.scope === 'module' ? onlyModule(inputs, module) : undefined;
+  const { receipt, report, nodeState } = scoped ?? inputs;
   const acc = account(receipt, report, nodeState);
   const heldBack: string[] = [];
   const findings: ContainerFinding[] = [];
@@ -124,6 +126,7 @@ export function classify(evidence: Evidence): Verdict {
     notSent: acc.notSent,
     failedResources: acc.failed,
     containers: findings,
+    ...(scoped ? { elsewhere: scoped.elsewhere } : {}),
   };
   const [worst] = problems;
   if (worst === undefined) {

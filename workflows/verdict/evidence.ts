@@ -109,5 +109,10 @@ export const Evidence = z.object({
    * unreadable report still shows the containers' problems, and containers running an older spec are drift.
    */
   revision: z.number().int().min(1).max(2).optional(),
+  /**
+   * What is judged: the whole node (absent), or only the runbook's module (an undo judges what the runbook
+   * changed): other modules' resources (held, failed, missing) become `details.elsewhere`, never a verdict.
+   */
+  scope: z.enum(['node', 'module']).optional(),
 });
 export type Evidence = z.infer<typeof Evidence>;
