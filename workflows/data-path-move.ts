@@ -418,7 +418,7 @@ export async function dataPathMove(rawInput: DataPathMoveInputArg): Promise<Runb
      */
     async function onlyWhenOn(path: string, pushed: ReceiptEvidence[]): Promise<string | undefined> {
       const away = path === to ? from : to;
-      const scope = patched(UNDO_JUDGES_OWN_MODULE) ? { scope: 'module' as const } : {};
+      const scope = patched(UNDO_JUDGES_OWN_MODULE) ? { judgedModules: [module] } : {};
       const looks = await each((n) =>
         judgePush(
           { node: n, module, oldHostPaths: [away] },

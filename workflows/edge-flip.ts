@@ -190,7 +190,10 @@ export async function edgeFlip(rawInput: EdgeFlipInputArg): Promise<RunbookStatu
    */
   async function removeSuccessor(): Promise<string | undefined> {
     await undoAct.unassignModule({ module, node });
-    const removal = await judgeRemoval({ node, module }, await undoAct.pushNode({ node }), timings);
+    const removal = await judgeRemoval({ node, module }, await undoAct.pushNode({ node }), timings, [
+      module,
+      predecessor,
+    ]);
     if (!removal.ok) throw ApplicationFailure.nonRetryable(removal.reason);
     return removal.note;
   }

@@ -4,9 +4,10 @@ import { classify, Evidence } from '../../workflows/verdict';
 
 /**
  * An undo's push taking route-proxy off novox, on a node where ledger's leftover data is held and cache
- * failed: judged for the whole node it can never be ok; judged for its own module it is.
+ * failed: judged for the whole node it can never be ok; judged for the modules the flip changed (route-proxy,
+ * and caddy, the predecessor it stopped) it is.
  */
-function removalPush(scope?: 'module' | 'node'): Evidence {
+function removalPush(judgedModules?: string[]): Evidence {
   const sent = ['caddy/container:edge', 'ledger/dir:/srv/ledger', 'cache/container:kv', 'metrics/dir:/srv/m'];
   const held = [
     {
@@ -45,21 +46,19 @@ function removalPush(scope?: 'module' | 'node'): Evidence {
     containers: [],
     healthDeadlinePassed: true,
     revision: 2,
-    ...(scope ? { scope } : {}),
+    ...(judgedModules ? { judgedModules } : {}),
   });
 }
 
 describe('an undo judges only what the runbook changed (verdict scope)', () => {
   it('for the whole node, other modules’ hold, failure and unapplied resource make the removal fail', () => {
-    for (const scope of [undefined, 'node'] as const) {
-      const verdict = classify(removalPush(scope));
-      assert.equal(verdict.verdict, 'drift', verdict.reason);
-      assert.equal(verdict.details.elsewhere, undefined);
-    }
+    const verdict = classify(removalPush());
+    assert.equal(verdict.verdict, 'drift', verdict.reason);
+    assert.equal(verdict.details.elsewhere, undefined);
   });
 
-  it('for its own module, the removal is ok and names what it left alone, one sentence each', () => {
-    const verdict = classify(removalPush('module'));
+  it('for the modules it changed, the removal is ok and names what it left alone, one sentence each', () => {
+    const verdict = classify(removalPush(['route-proxy', 'caddy']));
     assert.equal(verdict.verdict, 'ok', verdict.reason);
     assert.deepEqual(verdict.details.elsewhere, [
       'ledger/dir:/srv/ledger of ledger held: found /srv/ledger; not touched until ledger is taken',
@@ -68,8 +67,8 @@ describe('an undo judges only what the runbook changed (verdict scope)', () => {
     ]);
   });
 
-  it('for its own module, its own hold or failure still fails it', () => {
-    const own = removalPush('module');
+  it('for the modules it changed, their own hold or failure still fails it', () => {
+    const own = removalPush(['route-proxy', 'caddy']);
     const hold = { resource: 'route-proxy/dir:/srv/rp', module: 'route-proxy', reason: 'found /srv/rp' };
     if (own.report.readable && own.nodeState.readable) {
       own.report.value.held.push(hold);
@@ -85,5 +84,17 @@ describe('an undo judges only what the runbook changed (verdict scope)', () => {
       verdict.details.held.map((h) => h.module),
       ['route-proxy'],
     );
+  });
+
+  it('for the modules it changed, the predecessor’s resource sent and not applied still fails it (a misreport)', () => {
+    const misreported = removalPush(['route-proxy', 'caddy']);
+    if (misreported.report.readable && misreported.nodeState.readable) {
+      misreported.report.value.appliedIds = [];
+      misreported.report.value.applied = 0;
+      misreported.nodeState.value.lastApply = misreported.report.value;
+    }
+    const verdict = classify(misreported);
+    assert.equal(verdict.verdict, 'drift', verdict.reason);
+    assert.deepEqual(verdict.details.missing, ['caddy/container:edge']);
   });
 });

@@ -35,8 +35,8 @@ export async function judgePush(
     memory: ContainerMemory;
     /** Called once the node's report for this push is in, before the containers are looked at. */
     onReport?: () => void;
-    /** `module`: only the module's own resources are judged (an undo's push); see Evidence.scope. */
-    scope?: 'module';
+    /** Only these modules' resources are judged (an undo's push); see Evidence.judgedModules. */
+    judgedModules?: string[];
   },
 ): Promise<Look> {
   const { memory } = options;
@@ -58,7 +58,7 @@ export async function judgePush(
       healthDeadlinePassed: new Date().getTime() >= deadline,
       firstSeen: memory.firstSeenOn(target.node),
       revision: 2,
-      ...(options.scope ? { scope: options.scope } : {}),
+      ...(options.judgedModules ? { judgedModules: options.judgedModules } : {}),
     });
   let waitForStability = !DOCUMENT_VERDICTS.includes(judge([]).verdict);
   for (;;) {

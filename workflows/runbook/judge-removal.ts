@@ -6,14 +6,16 @@ import { UNDO_JUDGES_OWN_MODULE } from './revision';
 
 /**
  * Whether the push that took `module` off the node did just that: the node's report accounts for every
- * resource of the module (nothing held, failed or drifting) and none of its containers runs any more.
- * Other modules' holds and failures are not the removal's: they are named in its note. Runbooks recorded
- * before UNDO_JUDGES_OWN_MODULE judged every resource of the node.
+ * resource of the modules the runbook changed (`changed`: the module, and e.g. the predecessor it stopped;
+ * nothing held, failed or drifting) and none of the module's containers runs any more. Other modules'
+ * holds and failures are not the runbook's: they are named in its note. Runbooks recorded before
+ * UNDO_JUDGES_OWN_MODULE judged every resource of the node.
  */
 export async function judgeRemoval(
   target: { node: string; module: string },
   receipt: ReceiptEvidence,
   timings: Timings,
+  changed: string[] = [target.module],
 ): Promise<{ ok: true; note?: string } | { ok: false; reason: string }> {
   const applied = receipt.readable
     ? await undoAct.collectApplyEvidence({
@@ -29,7 +31,7 @@ export async function judgeRemoval(
     containers: [],
     healthDeadlinePassed: true,
     revision: 2,
-    ...(patched(UNDO_JUDGES_OWN_MODULE) ? { scope: 'module' as const } : {}),
+    ...(patched(UNDO_JUDGES_OWN_MODULE) ? { judgedModules: changed } : {}),
   });
   const left = await undoAct.runningModuleContainers(target);
   const elsewhere = verdict.details.elsewhere ?? [];

@@ -11,7 +11,7 @@ import {
   unrecreatedClause,
 } from './reasons';
 import { account, readInputs } from './resources';
-import { onlyModule } from './scope';
+import { onlyModules } from './scope';
 import { ACTIONS } from './types';
 import type { Action, ContainerFinding, Verdict, VerdictDetails, VerdictKind } from './types';
 
@@ -66,7 +66,8 @@ export function classify(evidence: Evidence): Verdict {
     };
   }
 
-  const scoped = evidence.scope === 'module' ? onlyModule(inputs, module) : undefined;
+  const judged = evidence.judgedModules;
+  const scoped = judged ? onlyModules(inputs, judged) : undefined;
   const { receipt, report, nodeState } = scoped ?? inputs;
   const acc = account(receipt, report, nodeState);
   const heldBack: string[] = [];

@@ -110,9 +110,9 @@ export const Evidence = z.object({
    */
   revision: z.number().int().min(1).max(2).optional(),
   /**
-   * What is judged: the whole node (absent), or only the runbook's module (an undo judges what the runbook
-   * changed): other modules' resources (held, failed, missing) become `details.elsewhere`, never a verdict.
+   * The modules judged: absent, the whole node; else only these (an undo judges what its runbook changed),
+   * and other modules' resources (held, failed, missing) become `details.elsewhere`, never a verdict.
    */
-  scope: z.enum(['node', 'module']).optional(),
+  judgedModules: z.array(Name).min(1).optional(),
 });
 export type Evidence = z.infer<typeof Evidence>;

@@ -12,14 +12,14 @@ export function moduleOf(resource: string): string {
 }
 
 /**
- * The documents as far as they are about `module`, their counts made to match, and what they say of every
+ * The documents as far as they are about `modules`, their counts made to match, and what they say of every
  * other module, one sentence each: a hold, a failure, a resource sent and not applied.
  */
-export function onlyModule(
+export function onlyModules(
   { receipt, report, nodeState }: Documents,
-  module: string,
+  modules: string[],
 ): Documents & { elsewhere: string[] } {
-  const own = (resource: string) => moduleOf(resource) === module;
+  const own = (resource: string) => modules.includes(moduleOf(resource));
   const resourceIds = receipt.resourceIds.filter(own);
   const appliedIds = report.appliedIds.filter(own);
   const ownOf = <T extends { resource: string }>(items: T[]) => items.filter((i) => own(i.resource));

@@ -78,7 +78,7 @@ export const VerdictDetails = z.object({
   failedResources: z.array(FailedResource),
   /** Containers with a problem not explained by a hold. */
   containers: z.array(ContainerFinding),
-  /** With scope `module`: other modules' held, failed or missing resources, one sentence each. */
+  /** With `judgedModules`: the other modules' held, failed or missing resources, one sentence each. */
   elsewhere: z.array(z.string()).optional(),
 });
 export type VerdictDetails = z.infer<typeof VerdictDetails>;
