@@ -1,10 +1,10 @@
 import { WorkflowFailedError, WorkflowNotFoundError, type Client } from '@temporalio/client';
 import { ApplicationFailure, defaultPayloadConverter } from '@temporalio/common';
 import { nodeMarkId, type NodeMarkInput } from '../workflows/node-mark-contracts';
+import { temporal } from '@temporalio/proto';
 import { RESETTER_IDENTITY, type MarkSource } from './node-marks';
 
-/** GetWorkflowExecutionHistory's filter for the close event alone. */
-const CLOSE_EVENT = 2;
+const CLOSE_EVENT = temporal.api.enums.v1.HistoryEventFilterType.HISTORY_EVENT_FILTER_TYPE_CLOSE_EVENT;
 
 /** The marks and runs as the client SDK reads them (a worker's activities, `start`, `clear`). */
 export function markSourceOf(client: Client): MarkSource {

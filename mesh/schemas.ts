@@ -145,3 +145,8 @@ export function dirResourceId(module: string, hostPath: string): string {
 export function containerResourceId(module: string, container: string): string {
   return `${module}/container:${container}`;
 }
+
+/** The module a resource id names (its part before the first `/`). */
+export function moduleOfResource(resource: string): string {
+  return resource.slice(0, resource.indexOf('/'));
+}

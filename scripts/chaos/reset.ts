@@ -1,10 +1,6 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
-import type { Client } from '@temporalio/client';
 import type { History } from '@temporalio/common/lib/proto-utils';
-import { readNodeMark, type NodeMarkReading } from '../../client/node-marks';
-import { markSourceOf } from '../../client/node-marks-sdk';
 import {
   activityResults,
   digestDifferences,
@@ -14,7 +10,7 @@ import {
 } from '../../test/support/data-move';
 import { runbookWorld } from '../../test/support/runbook-world';
 import { decide, statusWhen, waitingAt } from '../../test/support/runbooks';
-import { resetRun, taskPoints, type TaskPoint } from '../../test/support/reset';
+import { markOnceSettled, resetRun, taskPoints, type TaskPoint } from '../../test/support/reset';
 import { dataPathMove } from '../../workflows';
 import { runbookWorkflowId, statusQuery, type RunbookStatus } from '../../workflows/contracts';
 import type { ExperimentResult, RunResult } from './result';
@@ -27,17 +23,6 @@ function resetPoints(history: History): TaskPoint[] {
   const points = taskPoints(history, granted);
   const copy = points.findIndex((p) => p.before === 'copyTree');
   return copy < 0 ? points : points.slice(0, copy + 1);
-}
-
-/** How the node's mark reads once it had 90 s to go: a reset run that ended cleanly lets its base's mark go. */
-async function markGone(client: Client, node: string): Promise<NodeMarkReading['kind']> {
-  const source = markSourceOf(client);
-  let reading = await readNodeMark(source, node);
-  for (const deadline = Date.now() + 90_000; reading.kind !== 'none' && Date.now() < deadline;) {
-    await sleep(500);
-    reading = await readNodeMark(source, node);
-  }
-  return reading.kind;
 }
 
 /**
@@ -94,8 +79,9 @@ export async function resets(quick: boolean, log: (line: string) => void): Promi
       await reset.result().catch(() => undefined);
       const ended = await reset.query(statusQuery);
       if (ended.phase !== 'aborted') notes.push(`ended ${ended.phase}: ${ended.outcome ?? ''}`);
-      const mark = await markGone(world.client, forge.node);
-      if (mark !== 'none') notes.push(`the node's mark is ${mark} after a clean abort`);
+      // A reset run that ended cleanly lets its base's mark go.
+      const mark = await markOnceSettled(world.client, forge.node, 90_000);
+      if (mark.kind !== 'none') notes.push(`the node's mark is ${mark.kind} after a clean abort`);
     }
     const history = await reset.fetchHistory();
     if (activityResults(history, 'copyTree').length > 0) counts.wrongProceeds++;

@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { ApplicationFailure } from '@temporalio/common';
 import type { WorkflowHandle } from '@temporalio/client';
 import { readNodeMark, type NodeMarkReading } from '../../client/node-marks';
@@ -10,7 +9,7 @@ import { edgeFlip } from '../../workflows';
 import { FAILURE } from '../../workflows/contracts';
 import { seedEdgeFlip } from '../support/edge-flip-seed';
 import { meshRunbook } from '../support/mesh-cli';
-import { resetRun, taskPoints, type TaskPoint } from '../support/reset';
+import { markOnceSettled, resetRun, taskPoints, type TaskPoint } from '../support/reset';
 import { runbookWorld, type RunbookWorld } from '../support/runbook-world';
 import { closedFailing, decide, statusWhen, waitingAt } from '../support/runbooks';
 
@@ -37,16 +36,6 @@ async function needsClearingRows(world: RunbookWorld, node: string): Promise<str
   return rows.filter((row) => row.phase === 'needs-clearing').map((row) => row.where ?? '');
 }
 
-/** The mark once it had `ms` to go (a mark reads how its run closed before it goes). */
-async function markAfter(world: RunbookWorld, node: string, ms = 60_000): Promise<NodeMarkReading> {
-  let reading = await markOf(world, node);
-  for (const deadline = Date.now() + ms; reading.kind !== 'none' && Date.now() < deadline;) {
-    await sleep(300);
-    reading = await markOf(world, node);
-  }
-  return reading;
-}
-
 /** The reset run waits at a gate; its mark is its base's, carried on; its abort ends it cleanly, mark gone. */
 async function carriesTheMarkAndLetsItGo(
   world: RunbookWorld,
@@ -63,7 +52,7 @@ async function carriesTheMarkAndLetsItGo(
   await decide(reset, 'abort', waiting.waiting.gate);
   const { cause, status } = await closedFailing(reset);
   assert.equal(status.phase, 'aborted', String(cause));
-  assert.equal((await markAfter(world, node)).kind, 'none');
+  assert.equal((await markOnceSettled(world.client, node, 60_000)).kind, 'none');
 }
 
 describe('a Temporal Reset carries a runbook on, node marks included (real Temporal and Docker)', () => {

@@ -1,7 +1,11 @@
 import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Client, WorkflowHandle } from '@temporalio/client';
 import type { History } from '@temporalio/common/lib/proto-utils';
 import type { temporal } from '@temporalio/proto';
+import { readNodeMark, type NodeMarkReading } from '../../client/node-marks';
+import { markSourceOf } from '../../client/node-marks-sdk';
+import { nodeMarkId } from '../../workflows/node-mark-contracts';
 import { harnessTarget } from './temporal';
 
 type ResetRequest = temporal.api.workflowservice.v1.IResetWorkflowExecutionRequest;
@@ -46,4 +50,21 @@ export async function resetRun(
   const { runId: resetRunId } = await client.workflowService.resetWorkflowExecution(request);
   if (!resetRunId) throw new Error(`the reset of ${workflowId} (run ${runId}) named no new run`);
   return { run: client.workflow.getHandle(workflowId, resetRunId), runId: resetRunId };
+}
+
+/**
+ * The node's mark as it reads once the mark workflow closed, or after `ms` if it stays open (a mark left
+ * by a run that did not end cleanly never closes by itself).
+ */
+export async function markOnceSettled(client: Client, node: string, ms: number): Promise<NodeMarkReading> {
+  const timeout = new AbortController();
+  await Promise.race([
+    client.workflow
+      .getHandle(nodeMarkId(node))
+      .result()
+      .catch(() => undefined),
+    sleep(ms, undefined, { signal: timeout.signal }).catch(() => undefined),
+  ]);
+  timeout.abort();
+  return readNodeMark(markSourceOf(client), node);
 }

@@ -1,4 +1,5 @@
-import type { ApplyReport, NodeState, PushReceipt } from '../../mesh/schemas';
+import { moduleOfResource, type ApplyReport, type NodeState, type PushReceipt } from '../../mesh/schemas';
+import { account } from './resources';
 
 export interface Documents {
   receipt: PushReceipt;
@@ -6,37 +7,27 @@ export interface Documents {
   nodeState: NodeState;
 }
 
-/** A resource id's module: ids are `<module>/dir:<path>` or `<module>/container:<name>`. */
-export function moduleOf(resource: string): string {
-  return resource.slice(0, resource.indexOf('/'));
-}
-
 /**
- * The documents as far as they are about `modules`, their counts made to match, and what they say of every
- * other module, one sentence each: a hold, a failure, a resource sent and not applied.
+ * The documents as far as they are about `modules`, their counts made to match, and what the node's
+ * accounting (`account`) says of every other module, one sentence each: a hold, a failure, a resource sent
+ * and not applied, or applied and never sent.
  */
 export function onlyModules(
   { receipt, report, nodeState }: Documents,
   modules: string[],
 ): Documents & { elsewhere: string[] } {
-  const own = (resource: string) => modules.includes(moduleOf(resource));
+  const own = (resource: string) => modules.includes(moduleOfResource(resource));
+  const ownOf = <T extends { resource: string }>(items: T[]) => items.filter((i) => own(i.resource));
+  const others = <T>(items: T[], resource: (item: T) => string) => items.filter((i) => !own(resource(i)));
+  const all = account(receipt, report, nodeState);
+  const elsewhere = [
+    ...others(all.held, (h) => h.resource).map((h) => `${h.resource} of ${h.module} held: ${h.reason}`),
+    ...others(all.failed, (f) => f.resource).map((f) => `${f.resource} of ${f.module} failed: ${f.error}`),
+    ...others(all.missing, (id) => id).map((id) => `${id} of ${moduleOfResource(id)} sent and not applied`),
+    ...others(all.notSent, (id) => id).map((id) => `${id} of ${moduleOfResource(id)} applied and never sent`),
+  ];
   const resourceIds = receipt.resourceIds.filter(own);
   const appliedIds = report.appliedIds.filter(own);
-  const ownOf = <T extends { resource: string }>(items: T[]) => items.filter((i) => own(i.resource));
-  const applied = new Set(report.appliedIds);
-  const explained = new Set([...report.held, ...nodeState.holds, ...report.failed].map((r) => r.resource));
-  const held = [...report.held, ...nodeState.holds].filter((h) => !own(h.resource));
-  const elsewhere = [
-    ...[...new Map(held.map((h) => [h.resource, h])).values()].map(
-      (h) => `${h.resource} of ${h.module} held: ${h.reason}`,
-    ),
-    ...report.failed
-      .filter((f) => !own(f.resource))
-      .map((f) => `${f.resource} of ${f.module} failed: ${f.error}`),
-    ...receipt.resourceIds
-      .filter((id) => !own(id) && !applied.has(id) && !explained.has(id))
-      .map((id) => `${id} of ${moduleOf(id)} sent and not applied`),
-  ];
   return {
     receipt: { ...receipt, resourceIds, sent: resourceIds.length },
     report: {
