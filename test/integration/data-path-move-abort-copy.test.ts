@@ -16,11 +16,16 @@ import { closedFailing } from '../support/runbooks';
  * copy has ended, and the copy stops writing when it hears of the cancellation. Real Temporal, Docker, files.
  */
 
-/** Bulk data the copy needs several seconds for here (~9 s for 580 MB, mostly small files). */
-const BULK_MIB = 480;
+/**
+ * Bulk data the copy needs far longer for than the cancellation takes to reach it (up to the 2 s heartbeat
+ * throttle): with 9,600 small files a fast machine copied all of it in that time and the copy ended done.
+ */
+const SMALL_FILES = 40_000;
+/** ~520 MB of them, and 8 MiB packs up to this total. */
+const BULK_MIB = 640;
 const WAIT_MS = 120_000;
-/** Abort once this much of the 8 MiB packs (copied first, 16 at a time) is in B: mid-copy. */
-const ABORT_AFTER = 64 * 2 ** 20;
+/** Abort once the first 8 MiB packs (copied first, 16 at a time) are in B: early in the copy. */
+const ABORT_AFTER = 16 * 2 ** 20;
 
 async function bytesOnDisk(root: string): Promise<number> {
   let total = 0;
@@ -42,7 +47,7 @@ describe('an abort during the copy (real Temporal, real Docker, real files)', ()
     async () => {
       await using world = await runbookWorld();
       const forge = await seedForge(world);
-      await addBulkData(forge.hostFrom, BULK_MIB);
+      await addBulkData(forge.hostFrom, BULK_MIB, SMALL_FILES);
       const handle = await world.start(dataPathMove, moveInput(forge));
       const deadline = Date.now() + WAIT_MS;
       while ((await bytesOnDisk(join(forge.hostTo, 'bulk', 'packs'))) < ABORT_AFTER) {

@@ -97,8 +97,15 @@ export async function addTrickyEntries(root: string): Promise<void> {
   await link(join(root, 'repos', 'r2', 'pack.bin'), join(root, 'repos', 'r2', 'pack.hardlink'));
 }
 
-/** Extra data of mixed sizes: ~`mib` MiB in a few 8 MiB packs and about 2,000 small files per 100 MiB. */
-export async function addBulkData(root: string, mib: number): Promise<{ files: number; bytes: number }> {
+/**
+ * Extra data of mixed sizes: ~`mib` MiB in a few 8 MiB packs and about 2,000 small files per 100 MiB
+ * (`smallFiles` of them when given: small files are what makes a copy take long).
+ */
+export async function addBulkData(
+  root: string,
+  mib: number,
+  smallFiles?: number,
+): Promise<{ files: number; bytes: number }> {
   const pool = randomBytes(8 << 20);
   let files = 0;
   let bytes = 0;
@@ -108,7 +115,7 @@ export async function addBulkData(root: string, mib: number): Promise<{ files: n
     files++;
     bytes += content.length;
   };
-  const smallCount = Math.round((mib / 100) * 2_000);
+  const smallCount = smallFiles ?? Math.round((mib / 100) * 2_000);
   for (let i = 0; i < smallCount; i++) {
     const size = 1024 + ((i * 7919) % (24 << 10));
     await add(`bulk/small/d${i % 40}/f${i}`, pool.subarray(i % 4096, (i % 4096) + size));
