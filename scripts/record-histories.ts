@@ -118,6 +118,24 @@ const STORIES: Story[] = [
       await decide(handle, 'approve', undefined, 'reviewer');
     },
   },
+  {
+    // The successor killed while the approval waits: the watch ends the ask, recheck-successor waits (a
+    // reminder at once), the successor started again, recheck, the approval asked anew and approved.
+    file: 'edge-flip-approval-changed.json',
+    node: 'hist-changed',
+    start: (client, mesh, node) => startEdgeFlip(client, mesh, node, false),
+    async drive(handle) {
+      await statusWhen(handle, waitingAt('approve-stop-predecessor'), 120_000);
+      const edge = new DockerEngine().docker.getContainer('hist-changed.route-proxy.edge');
+      await edge.kill();
+      await statusWhen(handle, waitingAt('recheck-successor'), 120_000);
+      await edge.start();
+      await new Promise((resolve) => setTimeout(resolve, 3_000));
+      await decide(handle, 'recheck', undefined, 'recorder');
+      await statusWhen(handle, waitingAt('approve-stop-predecessor'), 120_000);
+      await decide(handle, 'approve', undefined, 'reviewer');
+    },
+  },
   // Aborted at the approval: the successor comes off again and the runbook fails, carrying its status.
   decidedAtApproval('edge-flip-aborted.json', 'hist-aborted', 'abort'),
   {

@@ -30,6 +30,7 @@ export const NODE_LOCAL_ACTIVITIES = [
   'containersUsingPath',
   'inspectModuleContainers',
   'observeModuleContainers',
+  'watchModuleContainers',
   'stopModuleContainers',
   'startModuleContainers',
   'runningModuleContainers',

@@ -47,14 +47,14 @@ export const EDGE_FLIP = definePlan({
     {
       name: 'approve-stop-predecessor',
       kind: 'approval',
-      does: 'approval before the only destructive step',
+      does: "approval before the only destructive step; while it waits, the successor's containers are watched, and a change ends the ask (recheck-successor)",
       actions: ['approve', 'abort'],
       fourEyes: true,
     },
     {
       name: 'recheck-successor',
       kind: 'gate',
-      does: 'right after the approval, the successor verified and probed again; if anything changed it waits, then asks for approval anew',
+      does: 'right after the approval, or as soon as a successor container changed while it waited, the successor verified and probed again; if anything changed it waits (telling the operators at once), then asks for approval anew',
       actions: ['recheck', 'accept-restarts', 'abort'],
     },
     {

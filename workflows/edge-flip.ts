@@ -9,7 +9,15 @@ import { judgeRemoval } from './runbook/judge-removal';
 import { ContainerMemory } from './runbook/memory';
 import { openRunbook } from './runbook/open';
 import { probeOnce, probeUntilServed, type ProbeTarget } from './runbook/probe';
-import { LIGHT_THE_EDGE_FIRST, NODE_HOSTS, PARALLEL_READS, REVISION_2 } from './runbook/revision';
+import {
+  APPROVAL_WATCHES_SUCCESSOR,
+  LIGHT_THE_EDGE_FIRST,
+  NODE_HOSTS,
+  PARALLEL_READS,
+  REVISION_2,
+  SUCCESSOR_RESTARTS_SINCE_CREATED,
+} from './runbook/revision';
+import { containersChange } from './runbook/watch';
 import { recordNodeHosts } from './runbook/hosts';
 import type { Look } from './runbook/runbook';
 import { GATE_APPLY, PREFLIGHT } from './runbook/step-declarations';
@@ -37,7 +45,7 @@ export async function edgeFlip(rawInput: EdgeFlipInputArg): Promise<RunbookStatu
     marker: input.predecessorMarker,
     absentMarker: input.successorMarker,
   };
-  const memory = new ContainerMemory();
+  const memory = new ContainerMemory(true, patched(SUCCESSOR_RESTARTS_SINCE_CREATED));
   const handlers = (push: () => Promise<unknown>) => ({
     retry: push,
     'accept-restarts': async () => memory.acceptRestarts(),
@@ -75,17 +83,28 @@ export async function edgeFlip(rawInput: EdgeFlipInputArg): Promise<RunbookStatu
     );
     await rb.gate('probe-successor', probeSuccessor, {});
 
-    // An approval may come hours after the evidence it was given on: look again, ask again if it changed.
-    do {
-      await rb.approve(
-        'approve-stop-predecessor',
-        `${module} is verified on ${node} and answers ${input.publicNames.join(', ')}; approve checks it once more and stops ${predecessor} (restarted if anything fails after), abort unassigns ${module}.`,
+    const approvalReason = `${module} is verified on ${node} and answers ${input.publicNames.join(', ')}; approve checks it once more and stops ${predecessor} (restarted if anything fails after), abort unassigns ${module}.`;
+    const recheckSuccessor = (changed?: string) =>
+      rb.gate(
+        'recheck-successor',
+        successorNow,
+        { 'accept-restarts': async () => memory.acceptRestarts() },
+        changed,
       );
-    } while (
-      await rb.gate('recheck-successor', successorNow, {
-        'accept-restarts': async () => memory.acceptRestarts(),
-      })
-    );
+    if (patched(APPROVAL_WATCHES_SUCCESSOR)) {
+      // The successor is watched while the approval waits: a change ends the ask, and it is asked anew.
+      for (;;) {
+        const answer = await rb.approveWatching('approve-stop-predecessor', approvalReason, () =>
+          containersChange(node, module, memory),
+        );
+        const changed = 'changed' in answer ? answer.changed : undefined;
+        if (!(await recheckSuccessor(changed)) && changed === undefined) break;
+      }
+    } else {
+      // An approval may come hours after the evidence it was given on: look again, ask again if it changed.
+      do await rb.approve('approve-stop-predecessor', approvalReason);
+      while (await recheckSuccessor());
+    }
 
     rb.undo('restart-predecessor', restartPredecessor);
     await rb.step(

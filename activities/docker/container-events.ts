@@ -4,16 +4,46 @@ import type { DockerEngine } from '../../docker/engine';
 /** The container events that can change a gate's verdict: a crash, a restart, a health change, a removal. */
 const ACTIONS = ['start', 'die', 'restart', 'stop', 'destroy', 'health_status', 'oom'];
 
+/** One event as Docker reported it: `die` of `novox.route-proxy.edge` at its own time. */
+export interface ContainerEvent {
+  action: string;
+  name: string;
+  /** Docker's time of the event (ISO, to the millisecond). */
+  at: string;
+}
+
+/** The events in a chunk of Docker's JSON-lines stream; a line that does not parse is left out. */
+function eventsIn(chunk: unknown): ContainerEvent[] {
+  return String(chunk)
+    .split('\n')
+    .flatMap((line) => {
+      try {
+        const e = JSON.parse(line) as {
+          Action?: string;
+          Actor?: { Attributes?: { name?: string } };
+          timeNano?: number;
+          time?: number;
+        };
+        const ms = e.timeNano ? Math.floor(e.timeNano / 1e6) : (e.time ?? 0) * 1000;
+        return [
+          { action: e.Action ?? '?', name: e.Actor?.Attributes?.name ?? '?', at: new Date(ms).toISOString() },
+        ];
+      } catch {
+        return [];
+      }
+    });
+}
+
 /**
  * Wakes `onEvent` for each lifecycle event of the module's containers on the engine. The stream is lossy
  * and ends when the daemon restarts: callers re-inspect when it ends and at the end of every wait, and
- * `ended` says the stream is gone (a later call subscribes again).
+ * `ended` says the stream is gone (a later call subscribes again; `onEvent` then gets no event).
  */
 export async function watchModuleEvents(
   engine: DockerEngine,
   /** The module's labels as its mesh writes them (mesh/container-labels `moduleLabelFilter`). */
   labels: Record<string, string>,
-  onEvent: () => void,
+  onEvent: (event?: ContainerEvent) => void,
 ): Promise<{ close(): void; ended(): boolean }> {
   let gone = false;
   let stream: Readable | undefined;
@@ -28,7 +58,11 @@ export async function watchModuleEvents(
   } catch {
     gone = true;
   }
-  stream?.on('data', onEvent);
+  stream?.on('data', (chunk: unknown) => {
+    const events = eventsIn(chunk);
+    if (events.length === 0) onEvent();
+    for (const event of events) onEvent(event);
+  });
   const end = () => {
     gone = true;
     onEvent();

@@ -6,6 +6,7 @@ import type { ContainerEvidence } from '../../workflows/verdict/evidence';
 import { containersUsingPath, type PathOnNode, type PathUser } from './containers-using-path';
 import { inspectModuleContainers, type InspectModuleInput } from './inspect-containers';
 import { observeModuleContainers, type ObserveModuleInput } from './observe-containers';
+import { watchModuleContainers, type WatchModuleInput, type WatchOutcome } from './watch-containers';
 import { hostFingerprint } from './fingerprint';
 import { recreateContainers, removeStaleContainers } from './recreate';
 import {
@@ -24,6 +25,7 @@ export { containersUsingPath, type PathOnNode, type PathUser } from './container
 export { DOCKER_FAILURE } from './failures';
 import { engineUnanswered } from './failures';
 export type { InspectModuleInput } from './inspect-containers';
+export type { WatchOutcome } from './watch-containers';
 export type { ContainersOnNode, ModuleOnNode } from './start-stop';
 
 export interface DockerActivityDeps {
@@ -41,6 +43,9 @@ export function createDockerActivities(deps: DockerActivityDeps) {
     /** One look, then (when it may matter) events until stability and health settle; see observe-containers.ts. */
     observeModuleContainers: (input: ObserveModuleInput): Promise<ContainerEvidence[]> =>
       observeModuleContainers(deps, input),
+    /** Answers once a container no longer looks as a waiting gate judged it; see watch-containers.ts. */
+    watchModuleContainers: (input: WatchModuleInput): Promise<WatchOutcome> =>
+      watchModuleContainers(deps, input),
     stopModuleContainers: (input: StopModuleInput): Promise<{ stopped: string[] }> =>
       stopModuleContainers(containersAt(deps, input.node), input),
     startModuleContainers: (input: ModuleOnNode): Promise<{ started: string[] }> =>

@@ -1,4 +1,3 @@
-import { Context } from '@temporalio/activity';
 import { z } from 'zod';
 import type { DockerEngine } from '../../docker/engine';
 import { moduleLabelFilter } from '../../mesh/container-labels';
@@ -7,6 +6,7 @@ import type { HostRootOf } from '../host-root';
 import { Name } from '../../mesh/schemas';
 import type { ContainerEvidence } from '../../workflows/verdict/evidence';
 import { parseActivityInput } from '../failures';
+import { currentActivity, nextEvent } from './activity-context';
 import { watchModuleEvents } from './container-events';
 import { containerEvidence, readContainer, type Reading } from './inspect-containers';
 
@@ -98,30 +98,6 @@ function settlesAt(
   return until;
 }
 
-/** Resolves on the next event or after `ms`; cancellation of the activity ends it with a CancelledFailure. */
-async function nextEvent(ms: number, arm: (resolve: () => void) => void): Promise<void> {
-  const context = currentContext();
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(resolve, Math.max(0, ms));
-    arm(() => {
-      clearTimeout(timer);
-      resolve();
-    });
-    context?.cancelled.catch((error: unknown) => {
-      clearTimeout(timer);
-      reject(error);
-    });
-  });
-}
-
-function currentContext(): Context | undefined {
-  try {
-    return Context.current();
-  } catch {
-    return undefined;
-  }
-}
-
 function heartbeat(details: unknown): void {
-  currentContext()?.heartbeat(details);
+  currentActivity()?.heartbeat(details);
 }

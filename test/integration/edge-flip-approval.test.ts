@@ -2,12 +2,26 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { edgeFlip } from '../../workflows';
 import type { RunbookStatus } from '../../workflows/contracts';
-import { seedEdgeFlip } from '../support/edge-flip-seed';
+import { successorSpec } from '../../mesh/local/scenarios/edge-flip-incident';
+import { portsOf, seedEdgeFlip } from '../support/edge-flip-seed';
 import { runbookWorld } from '../support/runbook-world';
-import { decide, httpBody, isRunning, statusWhen, stepState, waitingAt } from '../support/runbooks';
+import {
+  decide,
+  decisionRefusal,
+  httpBody,
+  isRunning,
+  statusWhen,
+  stepState,
+  waitingAt,
+} from '../support/runbooks';
 
-describe('an approval is not a blank cheque: the successor is verified again right after it (real Temporal, real Docker)', () => {
-  it('a successor container that stopped while the approval waited: the runbook waits again, the predecessor keeps serving; once fixed it asks anew', async () => {
+/** Milliseconds from a Docker time (ISO, nanoseconds) to a workflow time (ISO). */
+function msBetween(dockerTime: string, workflowTime: string): number {
+  return Date.parse(workflowTime) - Date.parse(dockerTime);
+}
+
+describe('a waiting approval watches the successor it rests on (real Temporal, real Docker)', () => {
+  it('a successor killed while the approval waits: the wait changes before anyone decides, an approval on the old evidence is refused, once fixed it asks anew', async () => {
     await using world = await runbookWorld();
     /** As an operator would: started by hand, and healthy again, before asking the runbook to look. */
     const healthy = async (name: string) => {
@@ -20,17 +34,40 @@ describe('an approval is not a blank cheque: the successor is verified again rig
     const { node } = input;
     const handle = await world.start(edgeFlip, input);
     const asked = await statusWhen(handle, waitingAt('approve-stop-predecessor'));
-
-    // Hours may pass between the evidence and the approval: here the successor's edge stops meanwhile.
     const edge = `${node}.route-proxy.edge`;
-    await world.engine.stop(edge, 1);
-    await decide(handle, 'approve', 'approve-stop-predecessor');
-    const changed = await statusWhen(handle, waitingAt('recheck-successor'));
-    assert.notEqual(changed.waiting?.verdict, 'ok');
+
+    await world.engine.docker.getContainer(edge).kill();
+    const changed = await statusWhen(handle, waitingAt('recheck-successor'), 30_000);
+    const diedAt = (await world.engine.inspect(edge))?.State.FinishedAt ?? '';
+    const tookMs = msBetween(diedAt, changed.waiting?.since ?? '');
+    console.log(`killed successor: ${tookMs} ms from Docker's die to the new verdict`);
     assert.ok(changed.waiting?.reason.includes(edge), changed.waiting?.reason);
-    assert.equal(stepState(changed, 'stop-predecessor'), 'pending', 'the approval alone stops nothing');
+    assert.match(changed.waiting?.reason ?? '', /changed while the approval waited/);
+    assert.notEqual(changed.waiting?.evidence, asked.waiting?.evidence, 'new evidence, new hash');
+    assert.equal(changed.waiting?.reminders, 1, 'the operators are told at once');
+    assert.match(
+      changed.steps.find((s) => s.name === 'approve-stop-predecessor')?.note ?? '',
+      /not decided: the evidence changed while it waited/,
+    );
+    assert.equal(changed.decisions.length, 0, 'nobody decided anything');
+    assert.equal(stepState(changed, 'stop-predecessor'), 'pending');
     assert.equal(await isRunning(world.engine, `${node}.caddy.edge`), true);
     assert.match(await httpBody(input.publicAddress), /served by caddy/);
+
+    // An approval sent on what the operator saw before is refused: that evidence is false now.
+    const stale = await decisionRefusal(
+      handle.executeUpdate('decide', {
+        args: [
+          {
+            action: 'approve',
+            gate: 'approve-stop-predecessor',
+            by: 'bob',
+            evidence: asked.waiting?.evidence,
+          },
+        ],
+      }),
+    );
+    assert.match(stale, /waiting at gate recheck-successor|approve is not an action/, stale);
 
     // Fixed, rechecked: the runbook asks for the approval again, on the new evidence.
     await world.engine.start(edge);
@@ -40,18 +77,58 @@ describe('an approval is not a blank cheque: the successor is verified again rig
       handle,
       (s) => waitingAt('approve-stop-predecessor')(s) && s.waiting?.since !== asked.waiting?.since,
     );
-    assert.notEqual(again.waiting?.evidence, undefined);
-    assert.equal(await isRunning(world.engine, `${node}.caddy.edge`), true, 'still the predecessor serving');
+    assert.notEqual(again.waiting?.evidence, asked.waiting?.evidence);
     await decide(handle, 'approve', 'approve-stop-predecessor');
     const done: RunbookStatus = await handle.result();
     assert.equal(done.phase, 'completed', done.outcome);
     assert.deepEqual(
       done.decisions.map((d) => `${d.gate}: ${d.action}`),
-      [
-        'approve-stop-predecessor: approve',
-        'recheck-successor: recheck',
-        'approve-stop-predecessor: approve',
-      ],
+      ['recheck-successor: recheck', 'approve-stop-predecessor: approve'],
     );
+  });
+
+  it('a crash-looping successor (restart policy always, no healthcheck) is never offered for approval as stable: the wait changes at its first crash', async () => {
+    await using world = await runbookWorld();
+    const input = await seedEdgeFlip(world);
+    const { node } = input;
+    const ports = portsOf(input);
+    // Serves its staging page, then crashes after a few seconds, every time: past gate-apply's first look.
+    const spec = successorSpec('route-proxy', ports);
+    const crash = `mkdir -p /www && echo "served by route-proxy" > /www/index.html && httpd -p 127.0.0.1:${ports.stagingPort} -h /www && sleep 4 && exit 1`;
+    await world.mesh.defineModule({
+      ...spec,
+      containers: spec.containers.map((c) => {
+        if (c.name !== 'edge') return c;
+        const { healthcheck: _none, ...rest } = c;
+        return { ...rest, command: ['sh', '-c', crash] };
+      }),
+    });
+    const edge = `${node}.route-proxy.edge`;
+    const handle = await world.start(edgeFlip, input);
+    // The local mesh sets no restart policy; a real controller's (here set as soon as it exists) restarts it.
+    for (let tries = 0; !(await world.engine.inspect(edge)); tries++) {
+      assert.ok(tries < 400, `${edge} was never created`);
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+    await world.engine.docker.getContainer(edge).update({ RestartPolicy: { Name: 'always' } });
+
+    const judged = await statusWhen(
+      handle,
+      (s) => s.waiting?.gate === 'recheck-successor' || s.waiting?.gate === 'verify-successor',
+      60_000,
+    );
+    const restarted = await world.engine.inspect(edge);
+    assert.ok((restarted?.RestartCount ?? 0) >= 1, 'it crashed and was restarted');
+    assert.match(judged.waiting?.reason ?? '', /restarted \d+ times?|has exited|is restarting/);
+    assert.equal(stepState(judged, 'stop-predecessor'), 'pending');
+    assert.equal(judged.decisions.length, 0, 'nobody was asked to approve what is already false');
+    if (judged.waiting?.gate === 'recheck-successor') {
+      const tookMs = msBetween(restarted?.State.FinishedAt ?? '', judged.waiting.since);
+      console.log(`crash-looping successor: ${tookMs} ms from its crash (Docker’s die) to the new verdict`);
+    }
+    assert.equal(await isRunning(world.engine, `${node}.caddy.edge`), true);
+    await decide(handle, 'abort');
+    const aborted = await handle.result().catch((e: unknown) => e);
+    assert.ok(aborted, 'the runbook ended');
   });
 });

@@ -202,6 +202,20 @@ describe('the runbooks replay their committed histories', () => {
       await Worker.runReplayHistory(current(), history, workflowIdOf(history));
     });
 
+  it('edge-flip-approval-changed.json (the successor killed while the approval waited: the watch ended the ask, recheck, approved anew) replays', async () => {
+    const history = readHistory('edge-flip-approval-changed.json');
+    const events = history.events ?? [];
+    const activities = activityTypes(history);
+    assert.ok(activities.filter((a) => a === 'watchModuleContainers').length >= 2, 'watched at each ask');
+    assert.ok(
+      events.some((e) => e.activityTaskCancelRequestedEventAttributes),
+      'the watch of the decided ask was cancelled',
+    );
+    assert.ok(activities.includes('stopModuleContainers'), 'the recording reaches the stop');
+    assert.equal(acceptedUpdates(history), 2, 'recheck, then the approval asked anew');
+    await Worker.runReplayHistory(current(), history, workflowIdOf(history));
+  });
+
   it('runbooks recorded since parallel-reads send reads that do not wait on each other in one workflow task', () => {
     /** In how many workflow tasks `names` were scheduled, found in this order from the start (or the end). */
     const together = (file: string, names: string[], from: 'start' | 'end' = 'start') => {

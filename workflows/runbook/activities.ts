@@ -177,3 +177,16 @@ export const undoAct = routed<Activities>({
     maximumAttempts: 10,
   },
 });
+
+/** How long one watch of a waiting gate's containers lasts before it answers unchanged and is started again. */
+export const WATCH_FOR_MS = 60 * 60_000;
+
+/**
+ * A waiting gate's watch of its containers: answers on a change or after WATCH_FOR_MS. A worker that dies
+ * is noticed within the heartbeat timeout and the watch retried, as long as the gate waits.
+ */
+export const watchAct = routed<Pick<Activities, 'watchModuleContainers'>>({
+  startToCloseTimeout: WATCH_FOR_MS + 5 * 60_000,
+  heartbeatTimeout: '30 seconds',
+  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '30 seconds' },
+});

@@ -137,11 +137,15 @@ export class Decisions {
     return this.progress.status.steps.find((step) => step.state === 'running')?.name;
   }
 
-  /** Waits, as long as it takes, for a decision at this gate, reminding the operators less and less often. */
-  async await(request: WaitingRequest): Promise<RecordedDecision> {
+  /**
+   * Waits, as long as it takes, for a decision at this gate, reminding the operators less and less often;
+   * `remindAtOnce`: the wait is news (the evidence changed under an approval), so they are told now too.
+   */
+  async await(request: WaitingRequest, remindAtOnce = false): Promise<RecordedDecision> {
     const waiting = this.progress.waitFor(request);
     this.shown.set(waiting.evidence, waiting);
     this.pending = undefined;
+    if (remindAtOnce && this.policy) await this.remind(waiting);
     await this.untilDecided(waiting);
     const decision = this.pending as unknown as RecordedDecision;
     this.pending = undefined;

@@ -1,4 +1,4 @@
-import type { ContainerEvidence, FirstSeen } from '../verdict';
+import { containerLook, type ContainerEvidence, type FirstSeen } from '../verdict';
 
 /**
  * What the runbook remembers of each container from its first look on: its id and restart count, so a
@@ -8,12 +8,22 @@ import type { ContainerEvidence, FirstSeen } from '../verdict';
 export class ContainerMemory {
   private readonly firstSeen: Record<string, Record<string, FirstSeen>> = {};
   private readonly lastSeen: Record<string, Record<string, FirstSeen>> = {};
+  /** Each node's containers as the last judgment saw them (`containerLook`): what a waiting gate rests on. */
+  private readonly lastLooks: Record<string, string[]> = {};
 
   /**
    * `perNode` false: as runbooks recorded before MEMORY_PER_NODE remember, one memory by Docker name for
    * all their nodes (where same-named containers of two nodes overwrite each other's first sighting).
    */
-  constructor(private readonly perNode = true) {}
+  constructor(
+    private readonly perNode = true,
+    /**
+     * Every container it judges was created by the runbook's own push (an edge flip's successor, which
+     * preflight proved not running): restarts count from its creation, so a crash loop that began before
+     * the first look shows at once. Off for runbooks recorded before SUCCESSOR_RESTARTS_SINCE_CREATED.
+     */
+    private readonly createdByRunbook = false,
+  ) {}
 
   private of(node: string): string {
     return this.perNode ? node : '';
@@ -23,18 +33,25 @@ export class ContainerMemory {
   remember(node: string, containers: ContainerEvidence[], at: string): void {
     const first = (this.firstSeen[this.of(node)] ??= {});
     const last = (this.lastSeen[this.of(node)] ??= {});
+    this.lastLooks[node] = containers.map(containerLook);
     for (const c of containers) {
       const o = c.observed;
       if (!o.exists || o.id === undefined) continue;
       const now = { id: o.id, restartCount: o.restartCount, at };
       last[c.name] = now;
-      if (first[c.name]?.id !== o.id) first[c.name] = now;
+      if (first[c.name]?.id !== o.id)
+        first[c.name] = this.createdByRunbook ? { ...now, restartCount: 0, createdByRunbook: true } : now;
     }
   }
 
   /** The node's containers as first seen, by Docker name: the evidence's `firstSeen`. */
   firstSeenOn(node: string): Record<string, FirstSeen> {
     return { ...this.firstSeen[this.of(node)] };
+  }
+
+  /** The node's containers as last judged, one look each; empty before any judgment. */
+  lastJudged(node: string): string[] {
+    return [...(this.lastLooks[node] ?? [])];
   }
 
   /** The operator accepted the restarts seen so far: they count from the last look on, on every node. */

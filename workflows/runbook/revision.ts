@@ -149,3 +149,19 @@ export const MARKS_FOLLOW_RESETS = 'marks-follow-resets';
  * module is held. Runbooks recorded before judged an undo's push against the whole node.
  */
 export const UNDO_JUDGES_OWN_MODULE = 'undo-judges-own-module';
+
+/**
+ * The approval to stop the predecessor watches the successor's containers while it waits (Docker events on
+ * the node's worker): when one of them no longer looks as verify-successor judged it, the approval ends
+ * undecided, recheck-successor judges the successor again (waiting, with a reminder at once, if it is not
+ * ok), and the approval is asked anew on the new evidence. Runbooks recorded before wait blind until a
+ * decision and look again only after it.
+ */
+export const APPROVAL_WATCHES_SUCCESSOR = 'approval-watches-successor';
+
+/**
+ * The edge flip counts its successor's restarts from the container's creation (its push created every one
+ * of them), not from the runbook's first look: a crash loop that began before gate-apply looked fails
+ * verify-successor. Runbooks recorded before count from the first look.
+ */
+export const SUCCESSOR_RESTARTS_SINCE_CREATED = 'successor-restarts-since-created';

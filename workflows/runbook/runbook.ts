@@ -1,5 +1,5 @@
-import { patched } from '@temporalio/workflow';
-import type { PredictedVerdicts, RunbookStatus, WaitingVerdict } from '../contracts';
+import { CancellationScope, isCancellation, patched } from '@temporalio/workflow';
+import type { PredictedVerdicts, RecordedDecision, RunbookStatus, WaitingVerdict } from '../contracts';
 import type { Compensations } from './compensation';
 import type { Decisions } from './decisions';
 import { abortedBy, failureMessage, isAbort, isRollBack } from './failures';
@@ -80,11 +80,14 @@ export class Runbook<P extends RunbookPlan> {
     name: G,
     check: () => Promise<Look>,
     handlers: GateHandlers<ActionAt<P, G>>,
+    /** What changed under the approval before this gate: shown with its first look, and told at once if it waits. */
+    changed?: string,
   ): Promise<boolean> {
     const allowed: readonly string[] = plannedStep(this.plan, name)?.actions ?? [];
     const act = handlers as Partial<Record<string, () => Promise<unknown>>>;
     for (let waited = false; ; waited = true) {
-      const look = againstPrediction(await this.attempt(name, check), this.predicted[name], waited);
+      const looked = againstPrediction(await this.attempt(name, check), this.predicted[name], waited);
+      const look = changed !== undefined && !waited ? withChange(looked, changed) : looked;
       if (look.ok) {
         this.progress.mark(name, 'done', look.note);
         return waited;
@@ -96,13 +99,10 @@ export class Runbook<P extends RunbookPlan> {
       const offered = candidates.filter(
         (a) => allowed.includes(a) && (a === 'abort' || a === 'recheck' || act[a] !== undefined),
       );
-      const decision = await this.decisions.await({
-        gate: name,
-        verdict: look.verdict,
-        reason: look.reason,
-        actions: offered,
-        facts: look.facts,
-      });
+      const decision = await this.decisions.await(
+        { gate: name, verdict: look.verdict, reason: look.reason, actions: offered, facts: look.facts },
+        changed !== undefined && !waited,
+      );
       if (decision.action === 'abort') throw abortedBy(decision.by, name);
       await act[decision.action]?.();
     }
@@ -125,11 +125,50 @@ export class Runbook<P extends RunbookPlan> {
       actions: planned.filter((a) => !options.offer || (options.offer as readonly string[]).includes(a)),
       ...(options.facts ? { facts: [...this.progress.evidenceSoFar(), ...options.facts] } : {}),
     });
+    return this.approved(gate, decision);
+  }
+
+  /** An approval's decision carried out: abort throws, any other action marks the approval done by whom. */
+  private approved<G extends ApprovalName<P>>(
+    gate: G,
+    decision: RecordedDecision,
+  ): Exclude<ActionAt<P, G>, 'abort'> {
     if (decision.action === 'abort') throw abortedBy(decision.by, gate);
     const by =
       decision.action === 'approve' ? `approved by ${decision.by}` : `${decision.action} by ${decision.by}`;
     this.progress.mark(gate, 'done', by);
     return decision.action as Exclude<ActionAt<P, G>, 'abort'>;
+  }
+
+  /**
+   * Like `approve`, while `watch` follows what the approval rests on. Once `watch` resolves (the evidence
+   * changed), the approval ends undecided (no decision fits it any more) and resolves to that change.
+   */
+  async approveWatching<G extends ApprovalName<P>>(
+    gate: G,
+    reason: string,
+    watch: () => Promise<string>,
+  ): Promise<{ action: Exclude<ActionAt<P, G>, 'abort'> } | { changed: string }> {
+    let changed: string | undefined;
+    const scope = new CancellationScope();
+    const watching = scope.run(watch).then(
+      (change) => void (changed = change),
+      (error: unknown) => {
+        if (!isCancellation(error)) throw error;
+      },
+    );
+    const actions = plannedStep(this.plan, gate)?.actions ?? [];
+    const decision = await this.decisions.awaitUnless(
+      { gate, verdict: 'approval', reason, actions: [...actions] },
+      () => changed !== undefined,
+    );
+    scope.cancel();
+    await watching;
+    if (!decision) {
+      this.progress.mark(gate, 'pending', `not decided: the evidence changed while it waited (${changed})`);
+      return { changed: changed as string };
+    }
+    return { action: this.approved(gate, decision) };
   }
 
   /**
@@ -188,6 +227,13 @@ export class Runbook<P extends RunbookPlan> {
 
 class InsteadTaken {
   constructor(readonly by: string) {}
+}
+
+/** A gate's first look after the evidence changed under an approval: it says what changed. */
+function withChange(look: Look, changed: string): Look {
+  const fact = `changed while the approval waited: ${changed}`;
+  if (look.ok) return { ...look, note: `${look.note} (${fact})` };
+  return { ...look, reason: `${look.reason} (It ${fact}.)`, facts: [...look.facts, fact] };
 }
 
 /** The verdict's actions with `recheck` among them, before `abort`, which stays last. */

@@ -45,9 +45,10 @@ export function inspectContainer(
   const restartedSince = seen && seen.id === o.id ? Math.max(0, o.restartCount - seen.restartCount) : 0;
   if (seen && restartedSince > 0) {
     const times = restartedSince;
-    failures.push(
-      `restarted ${times} ${times === 1 ? 'time' : 'times'} since the runbook first saw it at ${seen.at.slice(11, 19)} UTC`,
-    );
+    const since = seen.createdByRunbook
+      ? `since the runbook's push created it`
+      : `since the runbook first saw it at ${seen.at.slice(11, 19)} UTC`;
+    failures.push(`restarted ${times} ${times === 1 ? 'time' : 'times'} ${since}`);
   }
   if (running && o.health === 'unhealthy') failures.push('is unhealthy');
   if (running && o.health === 'starting' && options.healthDeadlinePassed) {

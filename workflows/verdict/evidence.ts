@@ -80,6 +80,8 @@ export const FirstSeen = z.object({
   restartCount: z.number().int().min(0),
   /** When the runbook first saw it (workflow time). */
   at: z.string(),
+  /** The runbook's own push created it: its restarts count from its creation (restartCount 0), not from `at`. */
+  createdByRunbook: z.boolean().optional(),
 });
 export type FirstSeen = z.infer<typeof FirstSeen>;
 
