@@ -1,6 +1,12 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import type { WorkflowHandle } from '@temporalio/client';
-import { answerNode, fleetWaitsOrEnds, nodeStatus, seedFleet } from '../../test/support/edge-flip-fleet';
+import {
+  answerNode,
+  fleetWaitsOrEnds,
+  nodeStatus,
+  seedFleet,
+  startFleet,
+} from '../../test/support/edge-flip-fleet';
 import { runbookWorld, type RunbookWorld } from '../../test/support/runbook-world';
 import { moduleContainers, stepState } from '../../test/support/runbooks';
 import { runbookWorkflowId } from '../../workflows/contracts';
@@ -17,9 +23,11 @@ const oneSentence = (run: CliRun) => run.stderr.trim().split('\n').filter(Boolea
 /**
  * Fleet probes that reach another node, through the compiled CLI on the real stack. A fleet of two whose
  * second node's public address is another spelling of the canary's (as one DNS name for every node would
- * be): once the canary flips, every probe of the second node is answered by the canary, so its preflight
- * must stop it before anything changes, its predecessor never stopped. The same fleet with one URL for both
- * nodes, and with markers that do not name the node: refused, exit 2, one sentence, nothing started.
+ * be): every probe of the second node is answered by the canary. `start` plans every node and refuses the
+ * fleet (exit 2, naming the second node, nothing started); the same fleet started without the CLI (a
+ * Temporal client) flips the canary, and the second node's own preflight then ends its runbook refused
+ * before anything changes, its predecessor never stopped. The same fleet with one URL for both nodes, and
+ * with markers that do not name the node: refused, exit 2, one sentence, nothing started.
  */
 export async function crossedProbes(log: (line: string) => void): Promise<ExperimentResult> {
   const started = Date.now();
@@ -90,9 +98,15 @@ export async function crossedProbes(log: (line: string) => void): Promise<Experi
   let wrongProceeds = 0;
   let lost = 0;
   try {
-    const launched = await start(pairs(canary.publicAddress, alias), own);
-    if (launched.code !== 0)
-      throw new Error(`start: exit ${launched.code}: ${launched.stderr.slice(0, 200)}`);
+    const refused = await start(pairs(canary.publicAddress, alias), own);
+    if (refused.code !== 2 || !oneSentence(refused) || !refused.stderr.includes(second.node))
+      notes.push(`start: exit ${refused.code}: ${refused.stderr.slice(0, 200)}`);
+    if (await fleetStarted()) {
+      wrongProceeds = 1;
+      notes.push('start refused the fleet but it started');
+    }
+    const aliased = { ...second, publicAddress: alias };
+    await startFleet(world, { ...input, runbooks: [canary, aliased] });
     for (;;) {
       const action = await answerNode(world, fleet, canary.node);
       if (action === 'approve') break;
@@ -110,9 +124,9 @@ export async function crossedProbes(log: (line: string) => void): Promise<Experi
       await fleetWaitsOrEnds(fleet, 240_000);
       status = await nodeStatus(world, second.node);
     }
-    if (status.waiting?.gate !== 'preflight')
+    if (status.phase !== 'failed' || stepState(status, 'preflight') !== 'failed')
       notes.push(
-        `${runbookWorkflowId(second.node)} is ${status.phase} at ${status.waiting?.gate ?? '-'}, not at preflight`,
+        `${runbookWorkflowId(second.node)} is ${status.phase} at ${status.waiting?.gate ?? '-'}, not refused at preflight`,
       );
     if (stepState(status, 'stop-predecessor') !== 'pending' || status.phase === 'completed')
       wrongProceeds = 1;

@@ -29,9 +29,9 @@ function resetPoints(history: History): TaskPoint[] {
  * Experiment 11: Temporal Resets of a data-path move that had switched to B and whose service wrote there
  * (`temporal workflow reset` to an event, the Web UI's Reset button), to every workflow task between its
  * locks and its copy (`--quick`: three of them). Each reset run must copy nothing over B (B keeps what the
- * service wrote) and wait: at preflight (refused: B is not empty) when reset into it, else at check-target;
- * after an abort there the module runs on B with its policy back, B in place and the node's mark gone (the
- * reset run carried its base's mark and ended cleanly). A copy over B counts as a duplicated side effect, a reset run that went on
+ * service wrote) and stop: refused at preflight (B is not empty) when reset into it, ending there, else
+ * waiting at check-target; once it ended (an abort at check-target) the module runs on B with its policy
+ * back, B in place and the node's mark gone (the reset run carried its base's mark and ended cleanly). A copy over B counts as a duplicated side effect, a reset run that went on
  * past check-target as a wrong proceed, one that never waited as lost.
  */
 export async function resets(quick: boolean, log: (line: string) => void): Promise<ExperimentResult> {
@@ -67,7 +67,13 @@ export async function resets(quick: boolean, log: (line: string) => void): Promi
       120_000,
     ).catch(() => undefined);
     const gate = looked?.waiting?.gate;
-    if (gate !== 'check-target' && gate !== 'preflight') {
+    const refused =
+      looked?.phase === 'failed' && looked.steps.some((s) => s.name === 'preflight' && s.state === 'failed');
+    if (refused) {
+      await reset.result().catch(() => undefined);
+      const mark = await markOnceSettled(world.client, forge.node, 90_000);
+      if (mark.kind !== 'none') notes.push(`the node's mark is ${mark.kind} after a refusal`);
+    } else if (gate !== 'check-target') {
       counts.lost++;
       notes.push(
         `the reset run ${looked ? `is ${looked.phase} at ${looked.waiting?.gate ?? '-'}` : 'never waited'}`,

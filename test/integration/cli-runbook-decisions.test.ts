@@ -8,6 +8,7 @@ import type { RunbookHistory } from '../../cli/runbook/history/record';
 import type { RunbookRow } from '../../cli/runbook/list/list';
 import { seedEdgeScenario } from '../../mesh/local/scenarios/edge-flip-incident';
 import { RunbookStatus, runbookWorkflowId } from '../../workflows/contracts';
+import { edgeFlipArgs, seedEdgeFlip } from '../support/edge-flip-seed';
 import { runbookWorld, type RunbookWorld } from '../support/runbook-world';
 import { freePort } from '../support/runbooks';
 
@@ -27,7 +28,13 @@ const plain = (text: string) => text.replace(/\u001b\[\d+m/g, '');
 
 /** The `mesh runbook` CLI of one world: its verbs as subprocesses on the world's task queue. */
 function cliOf(world: RunbookWorld) {
-  const env = { ...process.env, MESH_TASK_QUEUE: world.taskQueue };
+  // The world's mesh: start plans on it, and refuses what its preflight would.
+  const env = {
+    ...process.env,
+    MESH_TASK_QUEUE: world.taskQueue,
+    MESH_ADAPTER: 'local',
+    MESH_LOCAL_STATE: world.stateDir,
+  };
 
   async function mesh(...args: string[]): Promise<Outcome> {
     try {
@@ -69,34 +76,16 @@ describe('deciding through the CLI: evidence, four eyes, refusals on record, his
     const [flipped, idle] = [world.nodeName(), world.nodeName()];
     const [flipId, idleId] = [runbookWorkflowId(flipped), runbookWorkflowId(idle)];
 
-    // The idle node does not exist in mesh: its runbook waits at preflight, and carol aborts it there.
-    // Modules of its own: a runbook waiting at preflight holds its module's lock, and must not hold up the flip.
-    const idleEdge = [
-      '--module',
-      'idle-proxy',
-      '--predecessor',
-      'idle-caddy',
-      '--public-name',
-      'a.example.test',
-    ];
-    const idleStart = await mesh(
-      'start',
-      'edge-flip',
-      '--node',
-      idle,
-      ...idleEdge,
-      '--public-address',
-      'http://127.0.0.1:9',
-      '--successor-address',
-      'http://127.0.0.1:10',
-      '--successor-marker',
-      'served by route-proxy',
-      '--predecessor-marker',
-      'served by caddy',
-      '--as',
-      'carol',
-      '--detach',
-    );
+    // The idle node holds its successor's leftovers: its runbook waits at gate-apply, and carol aborts it there.
+    // Modules of its own: a runbook waiting holds its module's lock, and must not hold up the flip.
+    const idleFlip = await seedEdgeFlip(world, {
+      node: idle,
+      predecessor: 'idle-caddy',
+      successor: 'idle-proxy',
+      leftovers: true,
+      startedBy: 'carol',
+    });
+    const idleStart = await mesh('start', ...edgeFlipArgs(idleFlip), '--as', 'carol', '--detach');
     assert.equal(idleStart.code, 0, idleStart.stderr);
 
     const seeded = await seedEdgeScenario(world.mesh, {
@@ -143,10 +132,10 @@ describe('deciding through the CLI: evidence, four eyes, refusals on record, his
       shown.stdout,
     );
 
-    // Both runbooks wait; then carol aborts hers at preflight, so exactly one waits.
+    // Both runbooks wait; then carol aborts hers at gate-apply, so exactly one waits.
     const idleWaiting = await waitFor(
       () => status(idle),
-      (s) => s.waiting?.gate === 'preflight',
+      (s) => s.waiting?.gate === 'gate-apply',
     );
     const aborted = await mesh('decide', idle, 'abort', '--as', 'carol');
     assert.equal(aborted.code, 0, aborted.stderr);
@@ -289,7 +278,7 @@ describe('deciding through the CLI: evidence, four eyes, refusals on record, his
     assert.ok(idleHistory.steps.some((step) => step.name === 'preflight' && step.activities.length > 0));
     assert.deepEqual(
       idleHistory.decisions.map((d) => [d.action, d.by, d.identity, d.gate]),
-      [['abort', 'carol', 'as-flag', 'preflight']],
+      [['abort', 'carol', 'as-flag', 'gate-apply']],
     );
 
     assert.equal(ghost.code, 2);

@@ -8,6 +8,9 @@ import { WorkflowNotFoundError } from '@temporalio/client';
 import { RunbookStatus, runbookWorkflowId } from '../../workflows/contracts';
 import { renderPlan } from '../../workflows/plans';
 import { MESH_KIND, MESH_MODULE, MESH_NODE, MESH_PHASE } from '../../workflows/search-attributes';
+import { DEMO_PUBLIC_NAMES } from '../../mesh/local/scenarios/edge-flip-incident';
+import { edgeFlipArgs, seedEdgeFlip, seedEdgeFlipIn } from '../support/edge-flip-seed';
+import { removeNodeContainers } from '../support/docker';
 import { runbookWorld, type RunbookWorld } from '../support/runbook-world';
 import { freePort } from '../support/runbooks';
 import { Scratch } from '../support/scratch';
@@ -163,21 +166,12 @@ describe('mesh runbook CLI against a real Temporal dev server (no worker on its 
 
   it('starts detached, then refuses a second runbook on the node naming the running one', async () => {
     await using world = await runbookWorld({ worker: 'none' });
-    const env = cliEnv(world);
+    // The node as the plan needs it (start refuses what preflight would): the CLI reads the world's mesh.
+    const env = { ...cliEnv(world), MESH_ADAPTER: 'local', MESH_LOCAL_STATE: world.stateDir };
     const name = world.nodeName();
     const id = runbookWorkflowId(name);
-    const first = await mesh(
-      env,
-      'start',
-      'edge-flip',
-      '--node',
-      name,
-      ...EDGE,
-      '--as',
-      'alice',
-      '--detach',
-      '--json',
-    );
+    const flip = edgeFlipArgs(await seedEdgeFlip(world, { node: name }));
+    const first = await mesh(env, 'start', ...flip, '--as', 'alice', '--detach', '--json');
     assert.equal(first.code, 0, first.stderr);
     const detached = JSON.parse(first.stdout) as {
       id: string;
@@ -199,11 +193,11 @@ describe('mesh runbook CLI against a real Temporal dev server (no worker on its 
       [name, 'route-proxy', 'edge-flip', 'running'],
     );
     const details = (await described.staticDetails()) ?? '';
-    assert.ok(details.includes('**public names:** example.org'), details);
+    assert.ok(details.includes(`**public names:** ${DEMO_PUBLIC_NAMES.join(', ')}`), details);
     assert.ok(details.includes(renderPlan('edge-flip')), details);
 
     assertRefused(
-      await mesh(env, 'start', 'edge-flip', '--node', name, ...EDGE, '--detach'),
+      await mesh(env, 'start', ...flip, '--detach'),
       new RegExp(
         `^error: Runbook ${id} \\(edge-flip, started by alice\\) is still running on ${name}, at an unknown step \\(no worker polls its task queue ${env.MESH_TASK_QUEUE}\\); a node runs one runbook at a time\\.$`,
       ),
@@ -268,7 +262,7 @@ describe('mesh runbook dev: its own server and worker, runbooks survive a restar
     await scratch.cleanup();
   });
 
-  it('keeps a waiting runbook across a stop and a start, then aborts it with compensations', async () => {
+  it('keeps a waiting runbook across a stop and a start, then aborts it with compensations', async (t) => {
     const stateDir = await scratch.dir('mesh-dev-');
     const [port, uiPort] = [await freePort(), await freePort()];
     const devArgs = ['--state-dir', stateDir, '--port', String(port), '--ui-port', String(uiPort)];
@@ -280,24 +274,23 @@ describe('mesh runbook dev: its own server and worker, runbooks survive a restar
     const name = node();
     const id = runbookWorkflowId(name);
 
+    const flip = edgeFlipArgs(await seedEdgeFlipIn(join(stateDir, 'local'), name));
+    t.after(() => removeNodeContainers([name]));
     dev = (await startDev(devArgs, devEnv)).child;
-    // The node has no running predecessor, so preflight refuses and the runbook waits at it.
-    const started = await mesh(cli, 'start', 'edge-flip', '--node', name, ...EDGE, '--as', 'alice');
+    // The flip goes as far as it may alone, and waits for the approval to stop the predecessor.
+    const started = await mesh(cli, 'start', ...flip, '--as', 'alice');
     assert.equal(started.code, 3, started.stderr);
-    assert.match(started.stdout, /‖ waiting at preflight \(failed\)/);
-    assert.match(
-      started.stdout,
-      new RegExp(`retry  mesh runbook decide ${id} retry --evidence [0-9a-f]{10}\\n`),
-    );
-    assert.match(
-      started.stdout,
-      new RegExp(`abort  mesh runbook decide ${id} abort --evidence [0-9a-f]{10}\\n`),
-    );
+    assert.match(started.stdout, /‖ waiting at approve-stop-predecessor \(approval\)/);
+    for (const action of ['approve', 'abort'])
+      assert.match(
+        started.stdout,
+        new RegExp(`${action} +mesh runbook decide ${id} ${action} --evidence [0-9a-f]{10}\\n`),
+      );
 
     const refused = await mesh(cli, 'decide', name, 'take');
     assertRefused(
       refused,
-      /^error: take is not an action at gate preflight \(failed\); choose one of: retry, abort\.$/,
+      /^error: take is not an action at gate approve-stop-predecessor \(approval\); choose one of: approve, abort\.$/,
     );
 
     assert.equal(await stopDev(dev), 0);
@@ -311,7 +304,7 @@ describe('mesh runbook dev: its own server and worker, runbooks survive a restar
     const waiting = RunbookStatus.parse(JSON.parse(status.stdout));
     assert.deepEqual(
       [waiting.phase, waiting.waiting?.gate, waiting.startedBy, waiting.waiting?.actions],
-      ['waiting', 'preflight', 'alice', ['retry', 'abort']],
+      ['waiting', 'approve-stop-predecessor', 'alice', ['approve', 'abort']],
     );
 
     const aborted = await mesh(cli, 'abort', name, '--as', 'bob');

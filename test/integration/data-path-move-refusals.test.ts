@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { promisify } from 'node:util';
 import { WorkflowFailedError, WorkflowNotFoundError, type WorkflowHandle } from '@temporalio/client';
+import { ApplicationFailure } from '@temporalio/common';
 import { dataPathMove } from '../../workflows';
 import { FAILURE, runbookWorkflowId, type RunbookStatus } from '../../workflows/contracts';
 import {
@@ -16,14 +17,16 @@ import {
   TO,
   type Forge,
 } from '../support/data-move';
+import { meshRunbook } from '../support/mesh-cli';
 import { runbookWorld, type RunbookWorld } from '../support/runbook-world';
-import { closedFailing, decide, FAST_TIMINGS, statusWhen, waitingAt } from '../support/runbooks';
+import { closedFailing, FAST_TIMINGS, statusWhen, stepState } from '../support/runbooks';
 
 /**
  * Bad paths are refused before anything changes, each with its own sentence: path shapes by the CLI
  * (exit 2, nothing started) and again by the runbook's preflight when started without the CLI; a missing
- * A and a non-empty B by the preflight, which looks at the node's disk. A refused preflight waits with
- * retry and abort like every failed step (workflows/runbook/steps.ts); abort ends it with nothing to undo.
+ * A and a non-empty B by the preflight, which looks at the node's disk. `start` refuses what the plan says
+ * preflight would refuse (exit 2, nothing started, no lock); a runbook started without the CLI that meets
+ * the refusal at preflight ends failed with nothing to undo, never waiting with its locks held.
  */
 
 const MESH = join(__dirname, '..', '..', 'bin', 'mesh.js');
@@ -91,6 +94,23 @@ const BAD_PATHS: { name: string; from: string; to: string; sentence: string; inp
       "The target path /var/lib holds other services' data too; give the service's own directory below it.",
   },
 ];
+
+/** `start data-path-move` of the seeded forge, as an operator types it. */
+function startMove(forge: Forge, paths: { from?: string; to?: string } = {}): string[] {
+  const [from, to] = [paths.from ?? FROM, paths.to ?? TO];
+  return [
+    'start',
+    'data-path-move',
+    '--node',
+    forge.node,
+    '--module',
+    forge.module,
+    '--from',
+    from,
+    '--to',
+    to,
+  ];
+}
 
 /** `mesh runbook ...` as a subprocess, on the world's task queue. */
 async function mesh(world: RunbookWorld, ...args: string[]): Promise<Outcome> {
@@ -186,30 +206,46 @@ describe('data-path-move refuses bad paths before anything changes', () => {
       assert.deepEqual(rest, []);
       await notStarted(node);
     }
-    // The same command with good paths does start a runbook (on a queue no worker polls): the refusals
-    // above are the paths', not the command's.
-    const node = world.nodeName();
-    const good = await mesh(
-      world,
-      'start',
-      'data-path-move',
-      '--node',
-      node,
-      '--module',
-      'forge',
-      '--from',
-      FROM,
-      '--to',
-      TO,
-      '--detach',
-      '--json',
-    );
+    // The same command with good paths on a node as the move needs it does start a runbook (on a queue no
+    // worker polls): the refusals above are the paths', not the command's.
+    const forge = await seedForge(world);
+    const good = await meshRunbook(world, ...startMove(forge), '--detach', '--json');
     assert.equal(good.code, 0, good.stderr);
-    const handle = world.client.workflow.getHandle(runbookWorkflowId(node));
+    const handle = world.client.workflow.getHandle(runbookWorkflowId(forge.node));
     assert.equal((await handle.describe()).type, 'dataPathMove');
   });
 
-  it('the runbook started without the CLI refuses the same shapes at preflight, then aborts with nothing to undo', async () => {
+  it('start refuses with exit 2 what the preflight would refuse, in the plan’s words: no workflow, no lock', async () => {
+    await using world = await runbookWorld();
+    const forge = await seedForge(world);
+    const missing = '/srv/forge-old';
+    const refused = await meshRunbook(world, ...startMove(forge, { from: missing }), '--yes');
+    assert.equal(refused.code, 2, refused.stderr);
+    assert.equal(refused.stdout, '', 'not even the plan: nothing starts');
+    const [said, suggested, ...rest] = refused.stderr.trimEnd().split('\n');
+    assert.equal(
+      said,
+      `error: Not started: preflight would refuse data-path-move of ${forge.module} on ${forge.node}: the source path ${missing} does not exist on node ${forge.node}.`,
+    );
+    assert.match(suggested ?? '', /^Fix the node, then start again; `mesh runbook plan data-path-move/);
+    assert.deepEqual(rest, []);
+    await assert.rejects(
+      world.client.workflow.getHandle(runbookWorkflowId(forge.node)).describe(),
+      WorkflowNotFoundError,
+    );
+    const plan = await meshRunbook(world, 'plan', ...startMove(forge, { from: missing }).slice(1));
+    assert.equal(plan.code, 2, plan.stderr);
+    assert.ok(plan.stdout.includes(`${missing} does not exist on node ${forge.node}`), plan.stdout);
+
+    // No lock was left behind: the move of the same module on the same node takes its locks at once.
+    const handle = await world.start(dataPathMove, moveInput(forge));
+    const locked = await statusWhen(handle, (s) => stepState(s, 'locks') === 'done');
+    assert.match(locked.steps.find((step) => step.name === 'locks')?.note ?? '', /^holds node-/);
+    await handle.cancel();
+    await closedFailing(handle);
+  });
+
+  it('the runbook started without the CLI refuses the same shapes at preflight and ends, with nothing to undo', async () => {
     await using world = await runbookWorld();
     // One after the other: each moves forge, and a move holds the module until it ends.
     for (const { name, sentence, inputRefusal, ...bad } of BAD_PATHS) {
@@ -234,16 +270,8 @@ describe('data-path-move refuses bad paths before anything changes', () => {
         assert.deepEqual(scheduledActivities(await handle.fetchHistory()), {}, `${name}: nothing ran`);
         continue;
       }
-      const waiting = await statusWhen(handle, waitingAt('preflight'));
-      assert.equal(waiting.waiting?.verdict, 'failed', name);
-      assert.equal(
-        waiting.waiting?.reason,
-        `Step preflight failed: ${sentence.replace(/\.$/, '')}; retry runs it again, abort undoes what the runbook did.`,
-        name,
-      );
-      await decide(handle, 'abort', 'preflight');
-      const { status } = await closedFailing(handle);
-      assert.equal(status.phase, 'aborted', name);
+      const status = await refusedAndEnded(handle, sentence);
+      assert.equal(status.steps.find((step) => step.name === 'locks')?.state, 'done', name);
       const scheduled = scheduledActivities(await handle.fetchHistory());
       assert.deepEqual(
         scheduled,
@@ -272,18 +300,18 @@ describe('data-path-move refuses bad paths before anything changes', () => {
     };
   }
 
-  /** Waits at the refused preflight, aborts, and checks that nothing but the preflight ran. */
-  async function refusedThenAborted(handle: WorkflowHandle, sentence: string): Promise<RunbookStatus> {
-    const waiting = await statusWhen(handle, waitingAt('preflight'));
-    assert.equal(waiting.waiting?.verdict, 'failed');
-    assert.deepEqual(waiting.waiting?.actions, ['retry', 'abort']);
-    assert.equal(
-      waiting.waiting?.reason,
-      `Step preflight failed: ${sentence.replace(/\.$/, '')}; retry runs it again, abort undoes what the runbook did.`,
-    );
+  /** Ends refused at preflight, never waiting: failed, its sentence the outcome, no later step run. */
+  async function refusedAndEnded(handle: WorkflowHandle, sentence: string): Promise<RunbookStatus> {
+    const { status, cause } = await closedFailing(handle);
+    assert.equal(cause instanceof ApplicationFailure && cause.type, FAILURE.preflightFailed);
+    assert.equal(status.phase, 'failed');
+    assert.equal(status.outcome, `refused at preflight: ${sentence.replace(/\.$/, '')}`);
+    assert.equal(status.waiting, null);
+    assert.deepEqual(status.decisions, [], 'nobody was asked');
+    assert.equal(status.steps.find((s) => s.name === 'preflight')?.state, 'failed');
     for (const later of ['freeze-policy', 'stop-containers', 'copy'])
-      assert.equal(waiting.steps.find((s) => s.name === later)?.state, 'pending', later);
-    return waiting;
+      assert.equal(status.steps.find((s) => s.name === later)?.state, 'pending', later);
+    return status;
   }
 
   async function assertRefusalRecorded(handle: WorkflowHandle, sentence: string): Promise<void> {
@@ -300,22 +328,16 @@ describe('data-path-move refuses bad paths before anything changes', () => {
       assert.equal(scheduled[changing], undefined, `${changing} never ran`);
   }
 
-  it('A missing: the preflight names the path, the container keeps running on A, the policy stays roll-out', async () => {
+  it('A missing: the preflight names the path and ends the runbook, the container keeps running on A, the policy stays roll-out', async () => {
     await using world = await runbookWorld();
     const forge = await seedForge(world);
     const before = await snapshot(world, forge);
     const missing = '/srv/forge-old';
     const handle = await world.start(dataPathMove, moveInput(forge, { from: missing }));
     const sentence = `The source path ${missing} does not exist on node ${forge.node}.`;
-    await refusedThenAborted(handle, sentence);
-    assert.deepEqual(await snapshot(world, forge), before, 'nothing changed while it waits');
+    await refusedAndEnded(handle, sentence);
+    assert.deepEqual(await snapshot(world, forge), before, 'nothing changed');
     assert.equal(await exists(forge.hostTo), false);
-
-    await decide(handle, 'abort', 'preflight');
-    const { status } = await closedFailing(handle);
-    assert.equal(status.phase, 'aborted');
-    assert.equal(status.outcome, 'aborted by bob at preflight');
-    assert.deepEqual(await snapshot(world, forge), before, 'nothing changed after the abort');
     assert.equal(before.spec.upgradePolicy, 'roll-out');
     assert.equal(before.running, true);
     assert.deepEqual(before.sources, [forge.hostFrom]);
@@ -336,10 +358,7 @@ describe('data-path-move refuses bad paths before anything changes', () => {
     const handle = await world.start(dataPathMove, moveInput(forge));
     const [first, next] = [forge.node, other].sort();
     const sentence = `${forge.module} is assigned to ${first}, ${next}; its spec and policy are the same on every node, so a move changes them all: name them all (--nodes ${first},${next}) and the runbook moves each node's data.`;
-    await refusedThenAborted(handle, sentence);
-    await decide(handle, 'abort', 'preflight');
-    const { status } = await closedFailing(handle);
-    assert.equal(status.phase, 'aborted');
+    await refusedAndEnded(handle, sentence);
     assert.deepEqual(
       await snapshot(world, forge),
       before,
@@ -356,7 +375,7 @@ describe('data-path-move refuses bad paths before anything changes', () => {
       assert.equal(scheduled[changing], undefined, `${changing} never ran`);
   });
 
-  it('B not empty: the preflight names the path and an entry, retry refuses again, B stays untouched', async () => {
+  it('B not empty: the preflight names the path and an entry and ends the runbook, B stays untouched', async () => {
     await using world = await runbookWorld();
     const forge = await seedForge(world);
     await mkdir(forge.hostTo, { recursive: true });
@@ -364,20 +383,10 @@ describe('data-path-move refuses bad paths before anything changes', () => {
     const before = await snapshot(world, forge);
     const handle = await world.start(dataPathMove, moveInput(forge));
     const sentence = `The target path ${TO} is not empty on node ${forge.node} (1 entry, e.g. stray.txt); empty it or choose another path.`;
-    const first = await refusedThenAborted(handle, sentence);
-
-    await decide(handle, 'retry', 'preflight');
-    await statusWhen(handle, (s) => waitingAt('preflight')(s) && s.waiting?.since !== first.waiting?.since);
-    await refusedThenAborted(handle, sentence);
-    await decide(handle, 'abort', 'preflight');
-    const { status } = await closedFailing(handle);
-    assert.equal(status.phase, 'aborted');
+    await refusedAndEnded(handle, sentence);
     assert.deepEqual(await snapshot(world, forge), before);
     assert.deepEqual(await readdir(forge.hostTo), ['stray.txt']);
     assert.equal(await readFile(join(forge.hostTo, 'stray.txt'), 'utf8'), 'someone else was here\n');
-    const scheduled = scheduledActivities(await handle.fetchHistory());
-    assert.equal(scheduled.preflightMove, 2, 'retry ran the preflight again');
-    assert.equal(scheduled.setUpgradePolicy, undefined);
-    assert.equal(scheduled.stopContainers, undefined);
+    await assertRefusalRecorded(handle, sentence);
   });
 });

@@ -6,9 +6,10 @@ import { after, before, describe, it } from 'node:test';
 import { Client, Connection } from '@temporalio/client';
 import { stringify } from 'yaml';
 import { connectionOptionsOf, loadConfig } from '../../config';
-import { LocalMesh } from '../../mesh/local';
 import { RunbookStatus, runbookWorkflowId } from '../../workflows/contracts';
-import { freePort, statusWhen, waitingAt } from '../support/runbooks';
+import { removeNodeContainers } from '../support/docker';
+import { edgeFlipArgs, seedEdgeFlipIn } from '../support/edge-flip-seed';
+import { statusWhen, waitingAt } from '../support/runbooks';
 import { Scratch } from '../support/scratch';
 import { harnessTarget } from '../support/temporal';
 import {
@@ -69,7 +70,7 @@ describe('mTLS to Temporal through a Node TLS terminator that requires client ce
     await scratch.cleanup();
   });
 
-  it('the CLI and a worker both connect with the client certificate from the config, and a runbook runs through it', async () => {
+  it('the CLI and a worker both connect with the client certificate from the config, and a runbook runs through it', async (t) => {
     const config = await configFile('mtls');
     const env = { MESH_CONFIG: config, MESH_TASK_QUEUE: taskQueue };
     const worker = MeshWorker.start(env);
@@ -77,26 +78,11 @@ describe('mTLS to Temporal through a Node TLS terminator that requires client ce
     const ready = await worker.ready();
     assert.deepEqual([ready.address, ready.taskQueue], [terminator.address, taskQueue]);
 
-    // A node of the worker's local mesh, so its node queue is served; nothing of it runs.
+    // A node of the worker's local mesh, as an edge flip needs it (start refuses what preflight would).
     const node = `mtls${randomBytes(3).toString('hex')}`;
-    await new LocalMesh({ stateDir: join(dir, 'local') }).createNode(node, { adopted: false });
-    const [publicPort, successorPort] = [await freePort(), await freePort()];
-    const edge = [
-      '--node',
-      node,
-      '--module',
-      'route-proxy',
-      '--predecessor',
-      'caddy',
-      '--public-name',
-      'example.org',
-    ];
-    const started = await meshCli(
-      env,
-      ...['runbook', 'start', 'edge-flip', ...edge, '--public-address', `http://127.0.0.1:${publicPort}`],
-      ...['--successor-address', `http://127.0.0.1:${successorPort}`, '--as', 'alice', '--detach', '--json'],
-      ...['--successor-marker', 'served by route-proxy', '--predecessor-marker', 'served by caddy'],
-    );
+    const flip = edgeFlipArgs(await seedEdgeFlipIn(join(dir, 'local'), node));
+    t.after(() => removeNodeContainers([node]));
+    const started = await meshCli(env, 'runbook', 'start', ...flip, '--as', 'alice', '--detach', '--json');
     assert.equal(started.code, 0, started.stderr);
 
     // The same options the CLI builds, in this process, to follow the runbook the worker runs.
@@ -107,11 +93,12 @@ describe('mTLS to Temporal through a Node TLS terminator that requires client ce
       const handle = new Client({ connection, namespace: harnessTarget().namespace }).workflow.getHandle(
         runbookWorkflowId(node),
       );
-      // No predecessor runs on the node, so preflight fails and the runbook waits there.
-      await statusWhen(handle, waitingAt('preflight'));
+      // The flip goes as far as it may alone and waits for the approval.
+      await statusWhen(handle, waitingAt('approve-stop-predecessor'));
       const status = await meshCli(env, 'runbook', 'status', node, '--json');
       assert.equal(status.code, 3, status.stderr);
-      assert.equal(RunbookStatus.parse(JSON.parse(status.stdout)).waiting?.gate, 'preflight');
+      const waiting = RunbookStatus.parse(JSON.parse(status.stdout)).waiting;
+      assert.equal(waiting?.gate, 'approve-stop-predecessor');
       const aborted = await meshCli(env, 'runbook', 'abort', node, '--as', 'bob');
       assert.equal(aborted.code, 0, aborted.stderr);
       assert.equal((await handle.describe()).status.name, 'CANCELLED');

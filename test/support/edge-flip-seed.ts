@@ -3,6 +3,8 @@ import {
   successorSpec,
   type EdgeScenarioOptions,
 } from '../../mesh/local/scenarios/edge-flip-incident';
+import assert from 'node:assert/strict';
+import { LocalMesh } from '../../mesh/local';
 import type { ModuleSpecInput } from '../../mesh/schemas';
 import type { EdgeFlipInputArg } from '../../workflows/contracts';
 import type { Seedable } from './local-world';
@@ -41,6 +43,16 @@ export async function seedEdgeFlip(world: Seedable, seed: EdgeFlipSeed = {}): Pr
     startedBy: seed.startedBy ?? 'alice',
     timings: FAST_TIMINGS,
   };
+}
+
+/**
+ * Seeds `node` as seedEdgeFlip does, on the local mesh whose state is in `stateDir` (a `mesh runbook dev`'s
+ * or a config's own, not a test world's). Its containers are the caller's to remove (removeNodeContainers).
+ */
+export async function seedEdgeFlipIn(stateDir: string, node: string): Promise<EdgeFlipInputArg> {
+  const mesh = new LocalMesh({ stateDir });
+  const noImages = () => assert.fail('an edge flip seeds no image of its own');
+  return seedEdgeFlip({ mesh, nodeName: () => node, imageName: noImages }, { node });
 }
 
 /** The ports the seeded scenario serves the public names and the successor's staging page on. */

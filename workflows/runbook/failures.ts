@@ -15,7 +15,7 @@ export function rollBack(why: string): ApplicationFailure {
   return ApplicationFailure.nonRetryable(why, FAILURE.verificationFailed);
 }
 
-/** A refusal before anything changed; like any failed step it waits for retry or abort. */
+/** A refusal before anything changed: at preflight it ends the runbook (PREFLIGHT_REFUSAL_ENDS). */
 export function refuse(why: string): ApplicationFailure {
   return ApplicationFailure.nonRetryable(why, FAILURE.preflightFailed);
 }
@@ -42,4 +42,10 @@ export function isFailureOf(error: unknown, type: string): boolean {
   return (
     error instanceof ActivityFailure && error.cause instanceof ApplicationFailure && error.cause.type === type
   );
+}
+
+/** A refusal before anything changed, thrown by workflow code (`refuse`) or by a node's activity. */
+export function isRefusal(error: unknown): boolean {
+  const failure = error instanceof ActivityFailure ? error.cause : error;
+  return failure instanceof ApplicationFailure && failure.type === FAILURE.preflightFailed;
 }

@@ -2,7 +2,7 @@ import { ApplicationFailure, isCancellation, patched } from '@temporalio/workflo
 import { FAILURE, type RunbookStatus } from '../contracts';
 import type { Compensations } from './compensation';
 import type { Progress } from './progress';
-import { failureMessage } from './failures';
+import { failureMessage, isRefusal, refuse } from './failures';
 import { STATUS_IN_FAILURE } from './revision';
 
 /**
@@ -30,7 +30,7 @@ async function end(error: unknown, progress: Progress, undo: Compensations): Pro
   const cause = failureMessage(error);
   const aborted =
     isCancellation(error) || (error instanceof ApplicationFailure && error.type === FAILURE.aborted);
-  const preflight = error instanceof ApplicationFailure && error.type === FAILURE.preflightFailed;
+  const preflight = isRefusal(error);
   const undid = undo.pending;
   // A cancellation can end a wait: the runbook compensates now and must refuse decisions for that gate.
   progress.leaveWait();
@@ -43,7 +43,11 @@ async function end(error: unknown, progress: Progress, undo: Compensations): Pro
     progress.end('aborted', isCancellation(error) ? 'aborted (cancelled); compensations ran' : cause);
     return error;
   }
-  if (preflight || !undid) {
+  if (preflight) {
+    progress.end('failed', `refused at preflight: ${cause.replace(/\.$/, '')}`);
+    return error instanceof ApplicationFailure ? error : refuse(cause);
+  }
+  if (!undid) {
     progress.end('failed', cause);
     return error instanceof ApplicationFailure
       ? error

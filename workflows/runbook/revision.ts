@@ -165,3 +165,11 @@ export const APPROVAL_WATCHES_SUCCESSOR = 'approval-watches-successor';
  * verify-successor. Runbooks recorded before count from the first look.
  */
 export const SUCCESSOR_RESTARTS_SINCE_CREATED = 'successor-restarts-since-created';
+
+/**
+ * A refusal at preflight (the node is not as the runbook needs it; nothing has changed yet) ends the
+ * runbook failed, its locks and node marks let go, instead of waiting at preflight with its locks held:
+ * `start` refuses the same with exit 2 before anything starts, and a node that changed between the plan and
+ * the preflight ends the same way. Runbooks recorded before wait for retry or abort.
+ */
+export const PREFLIGHT_REFUSAL_ENDS = 'preflight-refusal-ends';

@@ -2,11 +2,12 @@ import { CancellationScope, isCancellation, patched } from '@temporalio/workflow
 import type { PredictedVerdicts, RecordedDecision, RunbookStatus, WaitingVerdict } from '../contracts';
 import type { Compensations } from './compensation';
 import type { Decisions } from './decisions';
-import { abortedBy, failureMessage, isAbort, isRollBack } from './failures';
+import { abortedBy, failureMessage, isAbort, isRefusal, isRollBack } from './failures';
 import type { ActionAt, ApprovalName, GateName, RunbookPlan, StepName, UndoName } from './plan';
 import { plannedStep } from './plan';
 import type { Progress } from './progress';
-import { OFFER_RECHECK } from './revision';
+import { OFFER_RECHECK, PREFLIGHT_REFUSAL_ENDS } from './revision';
+import { PREFLIGHT } from './step-declarations';
 
 /** What a gate's check found: ok (the runbook moves on), or what to show the operator while it waits. */
 export type Look =
@@ -206,7 +207,10 @@ export class Runbook<P extends RunbookPlan> {
         return await run();
       } catch (error) {
         if (isAbort(error)) throw error;
-        if (isRollBack(error)) {
+        if (
+          isRollBack(error) ||
+          (name === PREFLIGHT && isRefusal(error) && patched(PREFLIGHT_REFUSAL_ENDS))
+        ) {
           this.progress.mark(name, 'failed', failureMessage(error));
           throw error;
         }

@@ -23,6 +23,7 @@ export async function showPlanAndConfirm(
 ): Promise<PlanReport | null> {
   const asking = !options.yes && Boolean(process.stdin.isTTY);
   const plan = await planOrNote(kind, input);
+  if (plan?.outcome === 'refused') throw refusedByPlan([plan]);
   if (plan) {
     const { planAsLines } = load.plan();
     // stdout is for JSON under --json: the plan is in the `started` document, and shown on stderr to ask.
@@ -54,8 +55,10 @@ export async function showFleetPlansAndConfirm(
     const plan = await planOrNote('edge-flip', input);
     if (!plan) continue;
     plans.set(input.node, plan);
-    out?.write(`${load.plan().nodeOutcomeLines(plan).join('\n')}\n`);
   }
+  const refused = [...plans.values()].filter((plan) => plan.outcome === 'refused');
+  if (refused.length > 0) throw refusedByPlan(refused);
+  for (const plan of plans.values()) out?.write(`${load.plan().nodeOutcomeLines(plan).join('\n')}\n`);
   const nodes = inputs.map((input) => input.node).join(', ');
   if (asking && !(await yes(`\nstart the edge-flip fleet of ${module} on ${nodes}? [y/N] `)))
     throw new UsageError(
@@ -63,6 +66,27 @@ export async function showFleetPlansAndConfirm(
       'Run the same command with --yes to start without asking.',
     );
   return plans;
+}
+
+/**
+ * What the runbook's own preflight would refuse is refused here, with the plan's sentences: nothing is
+ * started, no lock is taken (exit 2), instead of a runbook waiting at preflight.
+ */
+function refusedByPlan(plans: PlanReport[]): UsageError {
+  const [first] = plans;
+  const where = plans.map((plan) => `${plan.node}: ${plan.refusals.map(asClause).join('; ')}`).join('; ');
+  const again =
+    plans.length === 1 ? `mesh runbook plan ${first?.kind ?? ''} with the same options` : 'mesh runbook plan';
+  return new UsageError(
+    `Not started: preflight would refuse ${first?.kind ?? 'the runbook'} of ${first?.module ?? 'the module'} on ${where}.`,
+    `Fix the node, then start again; \`${again}\` shows the same without starting anything.`,
+  );
+}
+
+/** A refusal's sentence as a clause of a longer one: its capital lowered and its full stop dropped. */
+function asClause(sentence: string): string {
+  const clause = sentence.replace(/\.$/, '');
+  return /^[A-Z][a-z]/.test(clause) ? `${clause[0]?.toLowerCase()}${clause.slice(1)}` : clause;
 }
 
 async function planOrNote(kind: RunbookKind, input: unknown): Promise<PlanReport | null> {

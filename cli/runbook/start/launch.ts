@@ -2,7 +2,8 @@ import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError } from '@te
 import { lastRunOf, needsClearing } from '../../../client/last-run';
 import { runbookKindOf, startRunbook, type RunbookWorkflow } from '../../../client/start-runbook';
 import { runbookWorkflowId } from '../../../workflows/contracts';
-import { UsageError } from '../../errors';
+import { EXIT, UsageError } from '../../errors';
+import { PREFLIGHT } from '../../../workflows/runbook/step-declarations';
 import { errorColour, printJson, printJsonLine, printLine } from '../../output';
 import { withClient, type RunbookClient } from '../client';
 import { exitForPhase } from '../exit-codes';
@@ -72,7 +73,9 @@ async function launchOn<W extends RunbookWorkflow>(
   if (options.json) printJsonLine({ event: 'started', ...started });
   else printLine(`started ${id} (${kind} on ${input.node})`);
   const end = await follow(rb, id, { stopWhenWaiting: true, quiet: false, json: options.json });
-  concludeFollow(end, options.json, exitForPhase);
+  // The node changed between the plan and the preflight: refused all the same, nothing changed (exit 2).
+  const refused = end.status?.steps.some((step) => step.name === PREFLIGHT && step.state === 'failed');
+  concludeFollow(end, options.json, (phase) => (refused ? EXIT.usage : exitForPhase(phase)));
 }
 
 async function isRunning(rb: RunbookClient, id: string): Promise<boolean> {
