@@ -59,7 +59,7 @@ interface Story {
   /** The nodes the story seeds besides `node`, whose containers go after it. */
   nodes?: string[];
   /** The phase the runbook ends in; completed unless said. */
-  ends?: 'aborted';
+  ends?: 'aborted' | 'failed';
 }
 
 /** Reminders within a second, so the recorded waits hold reminder timers and activities too. */
@@ -67,7 +67,13 @@ const REMINDING_SOON = RunbookPolicy.parse({ reminders: { afterMs: 1_000, everyM
 
 const FORGE_IMAGE = 'mesh-local/record-histories-forge:latest';
 
-async function startEdgeFlip(client: Client, mesh: LocalMesh, node: string, leftovers: boolean) {
+async function startEdgeFlip(
+  client: Client,
+  mesh: LocalMesh,
+  node: string,
+  leftovers: boolean,
+  beforeStart: () => Promise<void> = async () => undefined,
+) {
   const seeded = await seedEdgeScenario(mesh, {
     node,
     predecessor: 'caddy',
@@ -84,6 +90,7 @@ async function startEdgeFlip(client: Client, mesh: LocalMesh, node: string, left
     startedBy: 'recorder',
     timings: TIMINGS,
   };
+  await beforeStart();
   return startRunbook(client, edgeFlip, input, { taskQueue: TASK_QUEUE });
 }
 
@@ -180,6 +187,17 @@ const STORIES: Story[] = [
       await decide(node, 'take', undefined, 'recorder');
       await statusWhen(node, waitingAt('approve-stop-predecessor'), 120_000);
       await decide(node, 'approve', undefined, 'reviewer');
+    },
+  },
+  {
+    // The edge flip of a node whose predecessor does not run: refused at preflight, it ends there.
+    file: 'edge-flip-refused.json',
+    node: 'hist-refused',
+    ends: 'failed',
+    start: (client, mesh, node) =>
+      startEdgeFlip(client, mesh, node, false, () => new DockerEngine().stop(`${node}.caddy.edge`, 1)),
+    async drive() {
+      // Nothing to decide: the runbook ends by itself.
     },
   },
   {

@@ -216,6 +216,19 @@ describe('the runbooks replay their committed histories', () => {
     await Worker.runReplayHistory(current(), history, workflowIdOf(history));
   });
 
+  it('edge-flip-refused.json (refused at preflight: the runbook ended there, waiting for nobody) replays', async () => {
+    const history = readHistory('edge-flip-refused.json');
+    const failed = history.events?.at(-1)?.workflowExecutionFailedEventAttributes?.failure;
+    assert.equal(failed?.applicationFailureInfo?.type, FAILURE.preflightFailed);
+    assert.equal(acceptedUpdates(history), 0, 'nobody was asked');
+    const status = defaultPayloadConverter.fromPayload<RunbookStatus>(
+      failed?.applicationFailureInfo?.details?.payloads?.[0] ?? assert.fail('no final status'),
+    );
+    assert.match(status.outcome ?? '', /^refused at preflight: predecessor caddy has no running container/);
+    assert.ok(!activityTypes(history).includes('assignModule'), 'nothing changed');
+    await Worker.runReplayHistory(current(), history, workflowIdOf(history));
+  });
+
   it('runbooks recorded since parallel-reads send reads that do not wait on each other in one workflow task', () => {
     /** In how many workflow tasks `names` were scheduled, found in this order from the start (or the end). */
     const together = (file: string, names: string[], from: 'start' | 'end' = 'start') => {
