@@ -130,6 +130,35 @@ describe('mesh as a Unix tool', () => {
     }
   });
 
+  it('stops `mesh runbook dev` on SIGTERM as on Ctrl-C: its Temporal server leaves its port', async () => {
+    const stateDir = await scratch.dir('mesh-unix-dev-term-');
+    const [port, uiPort] = [await freePort(), await freePort()];
+    const dev = spawn(
+      process.execPath,
+      [MESH, 'runbook', 'dev', '--state-dir', stateDir, '--port', String(port), '--ui-port', String(uiPort)],
+      {
+        env: { ...process.env, MESH_TASK_QUEUE: `cli-unix-term-${randomBytes(4).toString('hex')}` },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
+    let output = '';
+    const ready = new Promise<void>((resolve) => {
+      const listen = (chunk: Buffer) => {
+        output += chunk.toString();
+        if (output.includes('mesh runbook dev is ready')) resolve();
+      };
+      dev.stdout.on('data', listen);
+      dev.stderr.on('data', listen);
+    });
+    const ended = new Promise<number | null>((resolve) => dev.on('exit', (code) => resolve(code)));
+    await ready;
+    assert.equal(await portInUse('127.0.0.1', port), true, 'dev runs its Temporal server on --port');
+    dev.kill('SIGTERM');
+    assert.equal(await ended, 0, output);
+    assert.equal(await portInUse('127.0.0.1', port), false, 'the Temporal server stopped with dev');
+    assert.equal(await portInUse('127.0.0.1', uiPort), false, 'its Web UI too');
+  });
+
   it('stops `mesh runbook dev 2>&1 | head -2` quietly even while its worker is still being built', async () => {
     const stateDir = await scratch.dir('mesh-unix-dev-');
     const port = await freePort();
