@@ -66,4 +66,30 @@ describe('restart memory is per node and container', () => {
     assert.equal(shared.firstSeenOn('forge1')['forge-web']?.id, 'bbb', "forge2's sighting replaced forge1's");
     assert.equal(judge(forge('aaa', 1), shared, 'forge1'), undefined, 'the restart on forge1 went unseen');
   });
+
+  it("an edge flip's successor counts its restarts from its creation: a crash loop begun before the first look fails the next", () => {
+    const memory = new ContainerMemory(true, true);
+    memory.remember('novox', [forge('aaa', 2)], '2026-12-01T10:00:00.000Z');
+    assert.deepEqual(judge(forge('aaa', 2), memory, 'novox')?.failures, [
+      "restarted 2 times since the runbook's push created it",
+    ]);
+    // As runbooks recorded before count: from the first look, so the same evidence passes.
+    const fromFirstLook = new ContainerMemory(true, false);
+    fromFirstLook.remember('novox', [forge('aaa', 2)], '2026-12-01T10:00:00.000Z');
+    assert.equal(judge(forge('aaa', 2), fromFirstLook, 'novox'), undefined);
+    // Accepted restarts count from the last look on, as for any container.
+    memory.acceptRestarts();
+    assert.equal(judge(forge('aaa', 2), memory, 'novox'), undefined);
+    assert.equal(judge(forge('aaa', 3), memory, 'novox')?.restartedSince, 1);
+  });
+
+  it('remembers the containers as last judged, one look each, for a waiting gate to watch', () => {
+    const memory = new ContainerMemory();
+    assert.deepEqual(memory.lastJudged('novox'), []);
+    memory.remember('novox', [forge('aaaaaaaaaaaaaaaa', 1)], '2026-12-01T10:00:00.000Z');
+    assert.deepEqual(memory.lastJudged('novox'), [
+      'forge-web (aaaaaaaaaaaa): running, health none, restarted 1',
+    ]);
+    assert.deepEqual(memory.lastJudged('forge1'), []);
+  });
 });
