@@ -40,9 +40,14 @@ interface Outcome {
 // eslint-disable-next-line no-control-regex
 const plain = (text: string) => text.replace(/\u001b\[\d+m/g, '');
 
-/** `mesh runbook ...` as a subprocess on the world's task queue. */
+/** `mesh runbook ...` as a subprocess on the world's task queue and mesh (start plans on it). */
 function cliOf(world: RunbookWorld) {
-  const env = { ...process.env, MESH_TASK_QUEUE: world.taskQueue };
+  const env = {
+    ...process.env,
+    MESH_TASK_QUEUE: world.taskQueue,
+    MESH_ADAPTER: 'local',
+    MESH_LOCAL_STATE: world.stateDir,
+  };
   return async (...args: string[]): Promise<Outcome> => {
     try {
       const { stdout, stderr } = await run(MESH, ['runbook', ...args], { env });

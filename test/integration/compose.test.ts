@@ -223,6 +223,9 @@ describe('deploy/local/compose.yml: the worker image runs a runbook against Temp
         TEMPORAL_ADDRESS: address,
         TEMPORAL_NAMESPACE: 'default',
         MESH_TASK_QUEUE: taskQueue,
+        // The mesh the container's worker uses: start plans on it, and refuses what its preflight would.
+        MESH_ADAPTER: 'local',
+        MESH_LOCAL_STATE: world.stateDir,
       },
       timeoutMs: 60_000,
     });

@@ -100,12 +100,15 @@ describe('edge-flip fleet: each node runs its own runbook as a child, canary fir
 
       const paused = await fleetWaitsOrEnds(fleet);
       assert.equal(paused.waiting?.gate, second.node, 'the fleet pauses at the second node');
+      // Its runbook ended refused at preflight (nothing changed); the fleet waits for continue or abort.
       const own = await nodeStatus(world, second.node);
-      assert.equal(own.waiting?.gate, 'preflight', `${second.node}: ${own.waiting?.reason}`);
+      assert.equal(own.phase, 'failed', `${second.node}: ${own.outcome}`);
+      assert.equal(stepState(own, 'preflight'), 'failed');
       assert.match(
-        own.waiting?.reason ?? '',
-        /the predecessor does not serve the public names now: .*not the expected server/,
+        own.outcome ?? '',
+        /^refused at preflight: the predecessor does not serve the public names now: .*not the expected server/,
       );
+      assert.deepEqual(paused.waiting?.actions, ['continue', 'abort']);
       assert.equal(stepState(own, 'stop-predecessor'), 'pending', 'the predecessor was never stopped');
       const after = await world.engine.inspect(caddy);
       assert.equal(after?.State.Running, true);
@@ -137,9 +140,10 @@ describe('edge-flip fleet: each node runs its own runbook as a child, canary fir
       const paused = await fleetWaitsOrEnds(fleet);
       assert.equal(paused.waiting?.gate, second.node);
       const own = await nodeStatus(world, second.node);
-      assert.equal(own.waiting?.gate, 'preflight', own.waiting?.reason);
+      assert.equal(own.phase, 'failed', own.outcome);
+      assert.equal(stepState(own, 'preflight'), 'failed');
       assert.match(
-        own.waiting?.reason ?? '',
+        own.outcome ?? '',
         new RegExp(`git\\.example\\.test \\(status 200, .*answered by ${canary.node}, not ${second.node}\\)`),
       );
       assert.equal(stepState(own, 'stop-predecessor'), 'pending');
