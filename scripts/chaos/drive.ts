@@ -1,5 +1,7 @@
 import type { Client, WorkflowHandle } from '@temporalio/client';
 import { decideUpdate, statusQuery, type RunbookStatus, type Waiting } from '../../workflows/contracts';
+import { PLANS } from '../../workflows/plans';
+import { plannedStep } from '../../workflows/runbook/plan';
 
 /** The operator's pre-agreed answers: what an undisturbed run of each runbook is decided with. */
 export type Answer = (waiting: Waiting) => string | undefined;
@@ -117,11 +119,15 @@ export async function drive(handle: WorkflowHandle, options: DriveOptions): Prom
  */
 export function wrongProceeds(status: RunbookStatus, waits: SeenWait[]): string[] {
   const names = status.steps.map((step) => step.name);
+  // An approval whose evidence changed ends undecided and hands over to a gate that looks again (and waits
+  // if it must): only what the approval guards, the steps that act, needs its decision.
+  const looksOnly = (name: string) => plannedStep(PLANS[status.kind], name)?.kind === 'gate';
   return waits.flatMap((wait) => {
     const gateIndex = names.indexOf(wait.gate);
     const decided = status.decisions.find((d) => d.gate === wait.gate && d.at >= wait.since);
     return status.steps
       .filter((step, i) => i > gateIndex && step.startedAt !== undefined && step.startedAt >= wait.since)
+      .filter((step) => wait.verdict !== 'approval' || !looksOnly(step.name))
       .filter((step) => !decided || (step.startedAt ?? '') < decided.at)
       .map((step) => `${step.name} ran after ${wait.gate} waited (${wait.verdict}) with no decision`);
   });
