@@ -66,20 +66,29 @@ export async function edgeFlip(rawInput: EdgeFlipInputArg): Promise<RunbookStatu
     let receipt = await pushNode(rb, node);
     let took = false;
     const repush = async () => (receipt = await pushNode(rb, node));
-    await rb.gate(GATE_APPLY, () => judgePush({ node, module }, receipt, timings, { memory }), {
-      ...handlers(repush),
-      take: async () => {
-        await rb.step('take', () => act.takeModule({ module, node }));
-        took = true;
-        await repush();
+    // A gate waiting on the successor's failed containers watches them: fixed or changed, it looks again.
+    const successorChange = () => containersChange(node, module, memory);
+    const watched = { watch: successorChange };
+    await rb.gate(
+      GATE_APPLY,
+      () => judgePush({ node, module }, receipt, timings, { memory }),
+      {
+        ...handlers(repush),
+        take: async () => {
+          await rb.step('take', () => act.takeModule({ module, node }));
+          took = true;
+          await repush();
+        },
       },
-    });
+      watched,
+    );
     if (!took) rb.skip('take', 'nothing held for the successor');
 
     await rb.gate(
       'verify-successor',
       verifySuccessor,
       handlers(async () => undefined),
+      watched,
     );
     await rb.gate('probe-successor', probeSuccessor, {});
 
@@ -89,14 +98,12 @@ export async function edgeFlip(rawInput: EdgeFlipInputArg): Promise<RunbookStatu
         'recheck-successor',
         successorNow,
         { 'accept-restarts': async () => memory.acceptRestarts() },
-        changed,
+        { ...(changed !== undefined ? { changed } : {}), watch: successorChange },
       );
     if (patched(APPROVAL_WATCHES_SUCCESSOR)) {
       // The successor is watched while the approval waits: a change ends the ask, and it is asked anew.
       for (;;) {
-        const answer = await rb.approveWatching('approve-stop-predecessor', approvalReason, () =>
-          containersChange(node, module, memory),
-        );
+        const answer = await rb.approveWatching('approve-stop-predecessor', approvalReason, successorChange);
         const changed = 'changed' in answer ? answer.changed : undefined;
         if (!(await recheckSuccessor(changed)) && changed === undefined) break;
       }
@@ -133,6 +140,7 @@ export async function edgeFlip(rawInput: EdgeFlipInputArg): Promise<RunbookStatu
       'gate-clean',
       noPredecessorLeft,
       handlers(async () => (cleanPush = await pushNode(rb, node))),
+      watched,
     );
 
     return rb.done(

@@ -157,10 +157,15 @@ export class Decisions {
    * Like `await`, but the wait also ends, undecided, as soon as `over()` holds (a fleet whose waiting node
    * moved on): then it resolves to undefined and no decision fits the gate any more.
    */
-  async awaitUnless(request: WaitingRequest, over: () => boolean): Promise<RecordedDecision | undefined> {
+  async awaitUnless(
+    request: WaitingRequest,
+    over: () => boolean,
+    remindAtOnce = false,
+  ): Promise<RecordedDecision | undefined> {
     const waiting = this.progress.waitFor(request);
     this.shown.set(waiting.evidence, waiting);
     this.pending = undefined;
+    if (remindAtOnce && this.policy) await this.remind(waiting);
     await this.untilDecided(waiting, over);
     const decision = this.pending;
     this.pending = undefined;

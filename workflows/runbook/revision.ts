@@ -173,3 +173,12 @@ export const SUCCESSOR_RESTARTS_SINCE_CREATED = 'successor-restarts-since-create
  * the preflight ends the same way. Runbooks recorded before wait for retry or abort.
  */
 export const PREFLIGHT_REFUSAL_ENDS = 'preflight-refusal-ends';
+
+/**
+ * A gate that waits on a failed verdict over containers watches them while it waits (Docker events on the
+ * node's worker): when one changes, the wait ends undecided and the gate looks again, so the wait shows the
+ * new verdict, facts and evidence (reminding at once), or the gate passes once the containers are fixed.
+ * After four quick looks its watch resumes after a pause that doubles (1 to 30 min): a crash loop cannot
+ * fill the history. Runbooks recorded before wait blind until a decision.
+ */
+export const GATES_WATCH_CONTAINERS = 'gates-watch-containers';

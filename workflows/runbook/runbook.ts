@@ -1,13 +1,23 @@
-import { CancellationScope, isCancellation, patched } from '@temporalio/workflow';
+import { CancellationScope, isCancellation, patched, sleep } from '@temporalio/workflow';
 import type { PredictedVerdicts, RecordedDecision, RunbookStatus, WaitingVerdict } from '../contracts';
 import type { Compensations } from './compensation';
 import type { Decisions } from './decisions';
 import { abortedBy, failureMessage, isAbort, isRefusal, isRollBack } from './failures';
 import type { ActionAt, ApprovalName, GateName, RunbookPlan, StepName, UndoName } from './plan';
 import { plannedStep } from './plan';
-import type { Progress } from './progress';
-import { OFFER_RECHECK, PREFLIGHT_REFUSAL_ENDS } from './revision';
+import type { Progress, WaitingRequest } from './progress';
+import { GATES_WATCH_CONTAINERS, OFFER_RECHECK, PREFLIGHT_REFUSAL_ENDS } from './revision';
 import { PREFLIGHT } from './step-declarations';
+
+/**
+ * How long a watched gate waits before it watches again after `changes` changes: at once for the first few
+ * (a container started by hand turns running, then healthy), then a minute, doubling up to 30 min, so a
+ * crash loop adds a look every half hour at most, not one per crash.
+ */
+function watchPause(changes: number): number {
+  const quick = 4;
+  return changes < quick ? 0 : Math.min(60_000 * 2 ** (changes - quick), 30 * 60_000);
+}
 
 /** What a gate's check found: ok (the runbook moves on), or what to show the operator while it waits. */
 export type Look =
@@ -81,14 +91,27 @@ export class Runbook<P extends RunbookPlan> {
     name: G,
     check: () => Promise<Look>,
     handlers: GateHandlers<ActionAt<P, G>>,
-    /** What changed under the approval before this gate: shown with its first look, and told at once if it waits. */
-    changed?: string,
+    options: {
+      /** What changed under the approval before this gate: shown with its first look, told at once if it waits. */
+      changed?: string;
+      /**
+       * Resolves, in one sentence, once the containers its failed look rests on change: the wait then ends
+       * undecided and the gate looks again (GATES_WATCH_CONTAINERS); see watchPause.
+       */
+      watch?: () => Promise<string>;
+    } = {},
   ): Promise<boolean> {
     const allowed: readonly string[] = plannedStep(this.plan, name)?.actions ?? [];
     const act = handlers as Partial<Record<string, () => Promise<unknown>>>;
+    let change =
+      options.changed === undefined ? undefined : `changed while the approval waited: ${options.changed}`;
+    let changes = 0;
+    let watchedLook = false;
     for (let waited = false; ; waited = true) {
       const looked = againstPrediction(await this.attempt(name, check), this.predicted[name], waited);
-      const look = changed !== undefined && !waited ? withChange(looked, changed) : looked;
+      const found = change !== undefined ? withChange(looked, change) : looked;
+      // A look its watch caused never passes the gate alone: the operator rechecks (the gate rule).
+      const look = found.ok && watchedLook ? okNow(found) : found;
       if (look.ok) {
         this.progress.mark(name, 'done', look.note);
         return waited;
@@ -100,13 +123,63 @@ export class Runbook<P extends RunbookPlan> {
       const offered = candidates.filter(
         (a) => allowed.includes(a) && (a === 'abort' || a === 'recheck' || act[a] !== undefined),
       );
-      const decision = await this.decisions.await(
-        { gate: name, verdict: look.verdict, reason: look.reason, actions: offered, facts: look.facts },
-        changed !== undefined && !waited,
-      );
+      const request = {
+        gate: name,
+        verdict: look.verdict,
+        reason: look.reason,
+        actions: offered,
+        facts: look.facts,
+      };
+      const told = change !== undefined;
+      change = undefined;
+      watchedLook = false;
+      const { watch } = options;
+      const watches = look.verdict === 'failed' || look.verdict === 'ok';
+      let decision: RecordedDecision;
+      if (watch && watches && patched(GATES_WATCH_CONTAINERS)) {
+        const wait = watchPause(changes);
+        const answer = await this.awaitWatching(
+          request,
+          async () => {
+            if (wait > 0) await sleep(wait);
+            return watch();
+          },
+          told,
+        );
+        if ('changed' in answer) {
+          change = `changed while ${name} waited: ${answer.changed}`;
+          changes += 1;
+          watchedLook = true;
+          continue;
+        }
+        decision = answer;
+      } else decision = await this.decisions.await(request, told);
       if (decision.action === 'abort') throw abortedBy(decision.by, name);
       await act[decision.action]?.();
     }
+  }
+
+  /**
+   * Waits for a decision while `watch` runs; resolves to the decision, or (when `watch` resolves first) to
+   * what changed, the wait then left undecided: no decision fits it any more.
+   */
+  private async awaitWatching(
+    request: WaitingRequest,
+    watch: () => Promise<string>,
+    remindAtOnce: boolean,
+  ): Promise<RecordedDecision | { changed: string }> {
+    let changed: string | undefined;
+    const scope = new CancellationScope();
+    const watching = scope.run(watch).then(
+      (change) => void (changed = change),
+      (error: unknown) => {
+        if (!isCancellation(error)) throw error;
+      },
+    );
+    const decision = await this.decisions.awaitUnless(request, () => changed !== undefined, remindAtOnce);
+    scope.cancel();
+    await watching;
+    return decision ?? { changed: changed as string };
   }
 
   /**
@@ -150,26 +223,18 @@ export class Runbook<P extends RunbookPlan> {
     reason: string,
     watch: () => Promise<string>,
   ): Promise<{ action: Exclude<ActionAt<P, G>, 'abort'> } | { changed: string }> {
-    let changed: string | undefined;
-    const scope = new CancellationScope();
-    const watching = scope.run(watch).then(
-      (change) => void (changed = change),
-      (error: unknown) => {
-        if (!isCancellation(error)) throw error;
-      },
-    );
     const actions = plannedStep(this.plan, gate)?.actions ?? [];
-    const decision = await this.decisions.awaitUnless(
-      { gate, verdict: 'approval', reason, actions: [...actions] },
-      () => changed !== undefined,
-    );
-    scope.cancel();
-    await watching;
-    if (!decision) {
-      this.progress.mark(gate, 'pending', `not decided: the evidence changed while it waited (${changed})`);
-      return { changed: changed as string };
+    const request = { gate, verdict: 'approval' as const, reason, actions: [...actions] };
+    const answer = await this.awaitWatching(request, watch, false);
+    if ('changed' in answer) {
+      this.progress.mark(
+        gate,
+        'pending',
+        `not decided: the evidence changed while it waited (${answer.changed})`,
+      );
+      return answer;
     }
-    return { action: this.approved(gate, decision) };
+    return { action: this.approved(gate, answer) };
   }
 
   /**
@@ -233,9 +298,20 @@ class InsteadTaken {
   constructor(readonly by: string) {}
 }
 
-/** A gate's first look after the evidence changed under an approval: it says what changed. */
-function withChange(look: Look, changed: string): Look {
-  const fact = `changed while the approval waited: ${changed}`;
+/** An ok look a gate's watch caused: the gate waits for a recheck, saying it looks ok now. */
+function okNow(look: Extract<Look, { ok: true }>): Look {
+  return {
+    ok: false,
+    note: `ok now, waiting for a recheck: ${look.note}`,
+    verdict: 'ok',
+    reason: `It looks ok now: ${look.note}. Recheck goes on, abort undoes what the runbook did.`,
+    actions: ['recheck', 'abort'],
+    facts: [look.note, ...(look.elsewhere ?? [])],
+  };
+}
+
+/** A gate's first look since its evidence changed under a wait: it says what changed. */
+function withChange(look: Look, fact: string): Look {
   if (look.ok) return { ...look, note: `${look.note} (${fact})` };
   return { ...look, reason: `${look.reason} (It ${fact}.)`, facts: [...look.facts, fact] };
 }
