@@ -127,7 +127,8 @@ const STORIES: Story[] = [
   },
   {
     // The successor killed while the approval waits: the watch ends the ask, recheck-successor waits (a
-    // reminder at once), the successor started again, recheck, the approval asked anew and approved.
+    // reminder at once) and watches, the successor started again: it says ok now; recheck, the approval
+    // asked anew and approved.
     file: 'edge-flip-approval-changed.json',
     node: 'hist-changed',
     start: (client, mesh, node) => startEdgeFlip(client, mesh, node, false),
@@ -137,7 +138,12 @@ const STORIES: Story[] = [
       await edge.kill();
       await statusWhen(handle, waitingAt('recheck-successor'), 120_000);
       await edge.start();
-      await new Promise((resolve) => setTimeout(resolve, 3_000));
+      // The watched gate sees it run, then turn healthy, and waits for a recheck saying so.
+      await statusWhen(
+        handle,
+        (s) => waitingAt('recheck-successor')(s) && s.waiting?.verdict === 'ok',
+        120_000,
+      );
       await decide(handle, 'recheck', undefined, 'recorder');
       await statusWhen(handle, waitingAt('approve-stop-predecessor'), 120_000);
       await decide(handle, 'approve', undefined, 'reviewer');

@@ -202,19 +202,26 @@ describe('the runbooks replay their committed histories', () => {
       await Worker.runReplayHistory(current(), history, workflowIdOf(history));
     });
 
-  it('edge-flip-approval-changed.json (the successor killed while the approval waited: the watch ended the ask, recheck, approved anew) replays', async () => {
-    const history = readHistory('edge-flip-approval-changed.json');
-    const events = history.events ?? [];
-    const activities = activityTypes(history);
-    assert.ok(activities.filter((a) => a === 'watchModuleContainers').length >= 2, 'watched at each ask');
-    assert.ok(
-      events.some((e) => e.activityTaskCancelRequestedEventAttributes),
-      'the watch of the decided ask was cancelled',
-    );
-    assert.ok(activities.includes('stopModuleContainers'), 'the recording reaches the stop');
-    assert.equal(acceptedUpdates(history), 2, 'recheck, then the approval asked anew');
-    await Worker.runReplayHistory(current(), history, workflowIdOf(history));
-  });
+  for (const [file, watches] of [
+    // The approval watched; recheck-successor waited blind until the recheck.
+    ['edge-flip-approval-changed.before-gates-watch.json', 2],
+    // recheck-successor watched too: the successor started by hand, it said ok now and waited for the recheck.
+    ['edge-flip-approval-changed.json', 3],
+  ] as const)
+    it(`${file} (the successor killed while the approval waited: the watch ended the ask, recheck, approved anew) replays`, async () => {
+      const history = readHistory(file);
+      const events = history.events ?? [];
+      const activities = activityTypes(history);
+      const watched = activities.filter((a) => a === 'watchModuleContainers').length;
+      assert.ok(watched >= watches, `watched ${watched} times`);
+      assert.ok(
+        events.some((e) => e.activityTaskCancelRequestedEventAttributes),
+        'the watch of the decided ask was cancelled',
+      );
+      assert.ok(activities.includes('stopModuleContainers'), 'the recording reaches the stop');
+      assert.equal(acceptedUpdates(history), 2, 'recheck, then the approval asked anew');
+      await Worker.runReplayHistory(current(), history, workflowIdOf(history));
+    });
 
   it('edge-flip-refused.json (refused at preflight: the runbook ended there, waiting for nobody) replays', async () => {
     const history = readHistory('edge-flip-refused.json');
