@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import type { WorkflowHandle } from '@temporalio/client';
 import { edgeFlip } from '../../workflows';
 import type { RunbookStatus } from '../../workflows/contracts';
 import { successorSpec } from '../../mesh/local/scenarios/edge-flip-incident';
@@ -15,6 +16,14 @@ import {
   stepState,
   waitingAt,
 } from '../support/runbooks';
+
+/** How many container watches the runbook started so far (one per look of a watched gate or approval). */
+async function watchesOf(handle: WorkflowHandle): Promise<number> {
+  const { events } = await handle.fetchHistory();
+  return (events ?? []).filter(
+    (e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'watchModuleContainers',
+  ).length;
+}
 
 /** Milliseconds from a Docker time (ISO, nanoseconds) to a workflow time (ISO). */
 function msBetween(dockerTime: string, workflowTime: string): number {
@@ -130,6 +139,13 @@ describe('a waiting approval watches the successor it rests on (real Temporal, r
       const tookMs = msBetween(restarted?.State.FinishedAt ?? '', judged.waiting.since);
       console.log(`crash-looping successor: ${tookMs} ms from its crash (Docker’s die) to the new verdict`);
     }
+    // Each crash changes the waiting gate's look, but after four quick looks its watch pauses (a minute,
+    // doubling): 30 s of a crash loop (a die and a start every 4 to 8 s) adds at most four looks.
+    const watchesBefore = await watchesOf(handle);
+    await new Promise((resolve) => setTimeout(resolve, 30_000));
+    const looks = (await watchesOf(handle)) - watchesBefore;
+    console.log(`crash-looping successor: ${looks} looks in 30 s while the gate waited`);
+    assert.ok(looks <= 4, `${looks} looks in 30 s`);
     assert.equal(await isRunning(world.engine, `${node}.caddy.edge`), true);
     // An abort, not a decision: the crash loop keeps changing the wait (and its evidence) meanwhile.
     await handle.cancel();

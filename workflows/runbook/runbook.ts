@@ -134,9 +134,8 @@ export class Runbook<P extends RunbookPlan> {
       change = undefined;
       watchedLook = false;
       const { watch } = options;
-      const watches = look.verdict === 'failed' || look.verdict === 'ok';
       let decision: RecordedDecision;
-      if (watch && watches && patched(GATES_WATCH_CONTAINERS)) {
+      if (watch && patched(GATES_WATCH_CONTAINERS)) {
         const wait = watchPause(changes);
         const answer = await this.awaitWatching(
           request,
