@@ -31,6 +31,7 @@ export const NODE_LOCAL_ACTIVITIES = [
   'inspectModuleContainers',
   'observeModuleContainers',
   'watchModuleContainers',
+  'watchPathUsers',
   'stopModuleContainers',
   'startModuleContainers',
   'runningModuleContainers',

@@ -34,15 +34,35 @@ function eventsIn(chunk: unknown): ContainerEvent[] {
     });
 }
 
-/**
- * Wakes `onEvent` for each lifecycle event of the module's containers on the engine. The stream is lossy
- * and ends when the daemon restarts: callers re-inspect when it ends and at the end of every wait, and
- * `ended` says the stream is gone (a later call subscribes again; `onEvent` then gets no event).
- */
-export async function watchModuleEvents(
+/** Which container events to watch: by label (`key=value`), and which actions (else ACTIONS). */
+export interface EventFilters {
+  label?: string[];
+  event?: string[];
+}
+
+/** A label map as Docker's event filter spells it. */
+export function labelFilter(labels: Record<string, string>): string[] {
+  return Object.entries(labels).map(([key, value]) => `${key}=${value}`);
+}
+
+/** Wakes `onEvent` for each lifecycle event of the module's containers on the engine; see watchContainerEvents. */
+export function watchModuleEvents(
   engine: DockerEngine,
   /** The module's labels as its mesh writes them (mesh/container-labels `moduleLabelFilter`). */
   labels: Record<string, string>,
+  onEvent: (event?: ContainerEvent) => void,
+): Promise<{ close(): void; ended(): boolean }> {
+  return watchContainerEvents(engine, { label: labelFilter(labels) }, onEvent);
+}
+
+/**
+ * Wakes `onEvent` for each container event on the engine that `filters` selects. The stream is lossy
+ * and ends when the daemon restarts: callers re-inspect when it ends and at the end of every wait, and
+ * `ended` says the stream is gone (a later call subscribes again; `onEvent` then gets no event).
+ */
+export async function watchContainerEvents(
+  engine: DockerEngine,
+  filters: EventFilters,
   onEvent: (event?: ContainerEvent) => void,
 ): Promise<{ close(): void; ended(): boolean }> {
   let gone = false;
@@ -51,8 +71,8 @@ export async function watchModuleEvents(
     stream = (await engine.docker.getEvents({
       filters: JSON.stringify({
         type: ['container'],
-        event: ACTIONS,
-        label: Object.entries(labels).map(([key, value]) => `${key}=${value}`),
+        event: filters.event ?? ACTIONS,
+        ...(filters.label ? { label: filters.label } : {}),
       }),
     })) as Readable;
   } catch {

@@ -7,6 +7,7 @@ import { containersUsingPath, type PathOnNode, type PathUser } from './container
 import { inspectModuleContainers, type InspectModuleInput } from './inspect-containers';
 import { observeModuleContainers, type ObserveModuleInput } from './observe-containers';
 import { watchModuleContainers, type WatchModuleInput, type WatchOutcome } from './watch-containers';
+import { watchPathUsers, type WatchPathInput } from './watch-path-users';
 import { hostFingerprint } from './fingerprint';
 import { recreateContainers, removeStaleContainers } from './recreate';
 import {
@@ -46,6 +47,8 @@ export function createDockerActivities(deps: DockerActivityDeps) {
     /** Answers once a container no longer looks as a waiting gate judged it; see watch-containers.ts. */
     watchModuleContainers: (input: WatchModuleInput): Promise<WatchOutcome> =>
       watchModuleContainers(deps, input),
+    /** Answers once the containers using a path differ from those a waiting approval was asked on. */
+    watchPathUsers: (input: WatchPathInput): Promise<WatchOutcome> => watchPathUsers(deps, input),
     stopModuleContainers: (input: StopModuleInput): Promise<{ stopped: string[] }> =>
       stopModuleContainers(containersAt(deps, input.node), input),
     startModuleContainers: (input: ModuleOnNode): Promise<{ started: string[] }> =>

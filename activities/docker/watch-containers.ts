@@ -6,8 +6,8 @@ import { Name } from '../../mesh/schemas';
 import { containerLook, firstChange } from '../../workflows/verdict/container-look';
 import type { HostRootOf } from '../host-root';
 import { parseActivityInput } from '../failures';
-import { currentActivity, nextEvent } from './activity-context';
-import { watchModuleEvents, type ContainerEvent } from './container-events';
+import { labelFilter } from './container-events';
+import { watchUntilChanged, type WatchOutcome } from './watch-loop';
 import { containerEvidence, readContainer } from './inspect-containers';
 
 export const WatchModuleInput = z.strictObject({
@@ -19,21 +19,6 @@ export const WatchModuleInput = z.strictObject({
   forMs: z.number().int().min(1).max(86_400_000),
 });
 export type WatchModuleInput = z.infer<typeof WatchModuleInput>;
-
-export type WatchOutcome =
-  | { changed: false }
-  | {
-      changed: true;
-      /** The first container whose look differs from the judged one, as it looks now. */
-      look: string;
-      /** The last Docker event before the look, when one woke the watch (not a reconnect or a timer). */
-      event?: ContainerEvent;
-      /** When the worker saw the change. */
-      seenAt: string;
-    };
-
-/** Looks again at least this often: events are lossy, and a stream that ended is subscribed again. */
-const QUIET_MS = 5_000;
 
 /**
  * Watches the module's containers on the node while a gate waits: Docker events (die, restart, health
@@ -59,37 +44,9 @@ export async function watchModuleContainers(
     );
     return containerEvidence({ node, module, spec, hostRoot, labels }, now, now).map(containerLook);
   };
-  const until = Date.now() + forMs;
-  let lastEvent: ContainerEvent | undefined;
-  let wake: () => void = () => undefined;
-  const subscribe = () =>
-    watchModuleEvents(engine, moduleLabelFilter(labels, { node, module }), (event) => {
-      if (event) lastEvent = event;
-      wake();
-    });
-  let events = await subscribe();
-  try {
-    for (;;) {
-      const look = firstChange(judged, await looks());
-      if (look !== undefined)
-        return {
-          changed: true,
-          look,
-          ...(lastEvent ? { event: lastEvent } : {}),
-          seenAt: new Date().toISOString(),
-        };
-      const left = until - Date.now();
-      if (left <= 0) return { changed: false };
-      currentActivity()?.heartbeat({ watching: `${module} on ${node}` });
-      if (events.ended()) {
-        await nextEvent(Math.min(left, QUIET_MS), () => undefined);
-        events.close();
-        events = await subscribe();
-        continue;
-      }
-      await nextEvent(Math.min(left, QUIET_MS), (resolve) => (wake = resolve));
-    }
-  } finally {
-    events.close();
-  }
+  const changeNow = async () => firstChange(judged, await looks());
+  const filters = { label: labelFilter(moduleLabelFilter(labels, { node, module })) };
+  return watchUntilChanged(engine, filters, changeNow, forMs, `${module} on ${node}`);
 }
+
+export type { WatchOutcome };

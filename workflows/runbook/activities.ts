@@ -185,7 +185,7 @@ export const WATCH_FOR_MS = 60 * 60_000;
  * A waiting gate's watch of its containers: answers on a change or after WATCH_FOR_MS. A worker that dies
  * is noticed within the heartbeat timeout and the watch retried, as long as the gate waits.
  */
-export const watchAct = routed<Pick<Activities, 'watchModuleContainers'>>({
+export const watchAct = routed<Pick<Activities, 'watchModuleContainers' | 'watchPathUsers'>>({
   startToCloseTimeout: WATCH_FOR_MS + 5 * 60_000,
   heartbeatTimeout: '30 seconds',
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '30 seconds' },
