@@ -8,7 +8,8 @@ import { DefaultLogger, Runtime, Worker } from '@temporalio/worker';
 import { hostRootFromMesh } from '../activities';
 import { dockerResolver } from '../docker/endpoints';
 import { startRunbook } from '../client/start-runbook';
-import { DockerEngine, LABEL } from '../docker/engine';
+import { BASE_IMAGE, DockerEngine, LABEL } from '../docker/engine';
+import { hostPathOnNode } from '../docker/placement';
 import { acquireLock, LocalMesh } from '../mesh/local';
 import { seedEdgeScenario } from '../mesh/local/scenarios/edge-flip-incident';
 import { seedEdgeFleet } from '../mesh/local/scenarios/edge-fleet';
@@ -53,7 +54,7 @@ interface Story {
   /** Fixed, so a re-recording differs from the last one only in ports, paths and times. */
   node: string;
   start(client: Client, mesh: LocalMesh, node: string): Promise<WorkflowHandle>;
-  drive(handle: WorkflowHandle, client: Client): Promise<void>;
+  drive(handle: WorkflowHandle, client: Client, mesh: LocalMesh): Promise<void>;
   /** Other runs the story started (a fleet's nodes) whose histories are recorded too: file → workflow id. */
   children?: Record<string, string>;
   /** The nodes the story seeds besides `node`, whose containers go after it. */
@@ -210,39 +211,81 @@ const STORIES: Story[] = [
     // The forge incident: the push leaves the container on A; recreate catches up and recreates it on B.
     file: 'data-path-move-recreate.json',
     node: 'hist-forge',
-    async start(client, mesh, node) {
-      await seedForgeScenario(mesh, {
-        node,
-        module: 'forge',
-        image: FORGE_IMAGE,
-        from: '/srv/forge',
-        port: await freePort(),
-      });
-      const input: DataPathMoveInputArg = {
-        node,
-        module: 'forge',
-        from: '/srv/forge',
-        to: '/var/lib/forge',
-        containers: ['web'],
-        startedBy: 'recorder',
-        timings: TIMINGS,
-      };
-      return startRunbook(client, dataPathMove, input, { taskQueue: TASK_QUEUE });
-    },
+    start: startForgeMove,
     async drive(handle) {
-      const unrecreated = await statusWhen(handle, waitingAt('gate-apply'), 120_000);
-      if (unrecreated.waiting?.verdict !== 'unrecreated-volume')
-        throw new Error(`expected unrecreated-volume, got ${unrecreated.waiting?.verdict}`);
-      await decide(handle, 'recreate', undefined, 'recorder');
+      await recreateAtGateApply(handle);
       await statusWhen(handle, waitingAt('approve-remove-old-data'), 120_000);
+      await decide(handle, 'remove', undefined, 'reviewer');
+    },
+  },
+  {
+    // The forge incident, and a user of A that starts while the approval to remove A waits: its watch
+    // ends the ask, which is asked anew without remove; once the user is gone, asked anew with remove.
+    file: 'data-path-move-old-data-user.json',
+    node: 'hist-forge-user',
+    start: startForgeMove,
+    async drive(handle, _client, mesh) {
+      await recreateAtGateApply(handle);
+      const asked = await statusWhen(handle, waitingAt('approve-remove-old-data'), 120_000);
+      const { hostRoot } = await mesh.nodeState('hist-forge-user');
+      const user = await new DockerEngine().docker.createContainer({
+        name: 'hist-forge-user-of-a',
+        Image: BASE_IMAGE,
+        Cmd: ['sh', '-c', 'trap "exit 0" TERM; sleep 600 & wait'],
+        HostConfig: { Binds: [`${hostPathOnNode(hostRoot, '/srv/forge')}:/data`] },
+      });
+      try {
+        await user.start();
+        const inUse = await statusWhen(
+          handle,
+          (s) => waitingAt('approve-remove-old-data')(s) && s.waiting?.evidence !== asked.waiting?.evidence,
+          120_000,
+        );
+        await user.remove({ force: true });
+        await statusWhen(
+          handle,
+          (s) => waitingAt('approve-remove-old-data')(s) && s.waiting?.evidence !== inUse.waiting?.evidence,
+          120_000,
+        );
+      } finally {
+        await user.remove({ force: true }).catch(() => undefined);
+      }
       await decide(handle, 'remove', undefined, 'reviewer');
     },
   },
 ];
 
+async function startForgeMove(client: Client, mesh: LocalMesh, node: string) {
+  await seedForgeScenario(mesh, {
+    node,
+    module: 'forge',
+    image: FORGE_IMAGE,
+    from: '/srv/forge',
+    port: await freePort(),
+  });
+  const input: DataPathMoveInputArg = {
+    node,
+    module: 'forge',
+    from: '/srv/forge',
+    to: '/var/lib/forge',
+    containers: ['web'],
+    startedBy: 'recorder',
+    timings: TIMINGS,
+  };
+  return startRunbook(client, dataPathMove, input, { taskQueue: TASK_QUEUE });
+}
+
+/** The forge's push left its container on A: recreate catches up and recreates it on B. */
+async function recreateAtGateApply(handle: WorkflowHandle): Promise<void> {
+  const unrecreated = await statusWhen(handle, waitingAt('gate-apply'), 120_000);
+  if (unrecreated.waiting?.verdict !== 'unrecreated-volume')
+    throw new Error(`expected unrecreated-volume, got ${unrecreated.waiting?.verdict}`);
+  await decide(handle, 'recreate', undefined, 'recorder');
+}
+
 async function record(client: Client, mesh: LocalMesh, story: Story): Promise<string> {
   const handle = await story.start(client, mesh, story.node);
-  await story.drive(handle, client);
+  await story.drive(handle, client, mesh);
   const phase = await handle.result().then(
     (status) => (status as RunbookStatus).phase,
     async () => (await handle.query(statusQuery)).phase,

@@ -80,7 +80,7 @@ export const DATA_PATH_MOVE = definePlan({
     {
       name: 'approve-remove-old-data',
       kind: 'approval',
-      does: 'decide what happens to A; remove is offered only while no container uses A and a dry-run catch-up finds nothing written on A since the last baseline',
+      does: 'decide what happens to A; remove is offered only while no container uses A and a dry-run catch-up finds nothing written on A since the last baseline; while it waits, a container that comes to use A, or goes, asks anew',
       actions: ['remove', 'keep', 'recheck'],
       fourEyes: true,
     },

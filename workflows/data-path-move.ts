@@ -1,4 +1,4 @@
-import { ApplicationFailure, patched } from '@temporalio/workflow';
+import { ApplicationFailure, patched, sleep } from '@temporalio/workflow';
 import type { ModuleSpec } from '../mesh/schemas';
 import { DATA_PATH_MOVE } from './data-path-move-plan';
 import {
@@ -19,6 +19,7 @@ import {
   KEEP_WHEN_REMOVAL_REFUSED,
   MEMORY_PER_NODE,
   NODE_HOSTS,
+  OLD_DATA_APPROVAL_WATCHES_USERS,
   OLD_DATA_DRY_RUN,
   RECREATE_THROUGH_MESH,
   REVISION_2,
@@ -28,6 +29,8 @@ import {
   UNDO_JUDGES_OWN_MODULE,
 } from './runbook/revision';
 import type { Look } from './runbook/runbook';
+import { pathUsersChange, watchPause } from './runbook/watch';
+import { pathUserLook } from './verdict/path-user-look';
 import { GATE_APPLY, PREFLIGHT, PUSH } from './runbook/step-declarations';
 import type { ReceiptEvidence } from './verdict';
 
@@ -349,11 +352,17 @@ export async function dataPathMove(rawInput: DataPathMoveInputArg): Promise<Runb
       });
     }
 
-    /** The old data goes only with an approval, and only while no container of any module uses it. */
+    /**
+     * The old data goes only with an approval, and only while no container of any module uses it. While the
+     * approval waits, the path's users are watched on every node (OLD_DATA_APPROVAL_WATCHES_USERS): a user
+     * that comes or goes ends the ask undecided, and it is asked anew on what is true now.
+     */
     async function decideOldData(): Promise<'remove' | 'keep'> {
-      for (;;) {
-        const users = (await each((n) => act.containersUsingPath({ node: n, path: from }))).flatMap(
-          (found, i) => found.map((c) => `${nodes[i]}: container ${c.name} (${c.state}) mounts ${c.source}`),
+      const watching = patched(OLD_DATA_APPROVAL_WATCHES_USERS);
+      for (let changes = 0, changed: string | undefined; ;) {
+        const found = await each((n) => act.containersUsingPath({ node: n, path: from }));
+        const users = found.flatMap((seen, i) =>
+          seen.map((c) => `${nodes[i]}: container ${c.name} (${c.state}) mounts ${c.source}`),
         );
         const inUse = users.length > 0;
         const news = patched(OLD_DATA_DRY_RUN) ? await writtenOnOldPath() : { changed: [], unknown: [] };
@@ -363,15 +372,37 @@ export async function dataPathMove(rawInput: DataPathMoveInputArg): Promise<Runb
           : unsure
             ? oldDataUnsure(news)
             : `${module} runs on ${to} with its data verified (${size.files} files, ${size.bytes} bytes); remove deletes ${from} on ${nodes.join(', ')}, keep leaves it in place.`;
-        const choice = await rb.approve('approve-remove-old-data', reason, {
-          offer: inUse || unsure ? ['keep', 'recheck'] : ['remove', 'keep'],
+        const ask = {
+          offer: inUse || unsure ? (['keep', 'recheck'] as const) : (['remove', 'keep'] as const),
           facts: [
+            ...(changed !== undefined ? [`changed while the approval waited: ${changed}`] : []),
             ...users.map((u) => `in use: ${u}`),
             ...news.changed.map((c) => `written on ${from} since the last baseline: ${c}`),
             ...news.unknown.map((u) => `cannot tell what changed on ${from}: ${u}`),
           ],
+        };
+        if (!watching) {
+          const choice = await rb.approve('approve-remove-old-data', reason, ask);
+          if (choice !== 'recheck') return choice;
+          continue;
+        }
+        const judged = Object.fromEntries(nodes.map((n, i) => [n, (found[i] ?? []).map(pathUserLook)]));
+        const pause = watchPause(changes);
+        const usersChange = async () => {
+          if (pause > 0) await sleep(pause);
+          return pathUsersChange(from, judged);
+        };
+        const answer = await rb.approveWatching('approve-remove-old-data', reason, usersChange, {
+          ...ask,
+          remindAtOnce: changed !== undefined,
         });
-        if (choice !== 'recheck') return choice;
+        if ('changed' in answer) {
+          changed = answer.changed;
+          changes += 1;
+          continue;
+        }
+        changed = undefined;
+        if (answer.action !== 'recheck') return answer.action;
       }
     }
 

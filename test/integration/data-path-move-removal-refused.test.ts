@@ -1,35 +1,74 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import type { WorkflowHandle } from '@temporalio/client';
 import { BASE_IMAGE } from '../../docker/engine';
 import { dataPathMove } from '../../workflows';
 import type { RunbookStatus } from '../../workflows/contracts';
-import { exists, FROM, moveInput, seedForge, TO } from '../support/data-move';
-import { runbookWorld } from '../support/runbook-world';
-import { decide, statusWhen, waitingAt } from '../support/runbooks';
+import { exists, FROM, moveInput, seedForge, TO, type Forge } from '../support/data-move';
+import { runbookWorld, type RunbookWorld } from '../support/runbook-world';
+import { decide, decisionRefusal, statusWhen, waitingAt } from '../support/runbooks';
 
 const WAIT_MS = 60_000;
 const SLEEPER = ['sh', '-c', 'trap "exit 0" TERM; sleep 600 & wait'];
+const APPROVAL = 'approve-remove-old-data';
+
+/** A container of nobody's module that mounts A, started: a new user of the old data. */
+async function startUserOfA(world: RunbookWorld, forge: Forge, name: string) {
+  const user = await world.engine.docker.createContainer({
+    name,
+    Image: BASE_IMAGE,
+    Cmd: SLEEPER,
+    HostConfig: { Binds: [`${forge.hostFrom}:/data`] },
+  });
+  await user.start();
+  return user;
+}
+
+/** The approval asked anew (new evidence) with `remove` offered or not. */
+function askedAnew(handle: WorkflowHandle, before: RunbookStatus, removeOffered: boolean) {
+  return statusWhen(
+    handle,
+    (s) =>
+      waitingAt(APPROVAL)(s) &&
+      s.waiting?.evidence !== before.waiting?.evidence &&
+      s.waiting?.actions.includes('remove') === removeOffered,
+    WAIT_MS,
+  );
+}
+
+/** A move of the world's forge, waiting at the approval to remove A (remove offered). */
+async function atTheApproval(world: RunbookWorld) {
+  const forge = await seedForge(world);
+  const handle = await world.start(dataPathMove, moveInput(forge));
+  await statusWhen(handle, waitingAt('gate-apply'), WAIT_MS);
+  await decide(handle, 'recreate', 'gate-apply');
+  const approval = await statusWhen(handle, waitingAt(APPROVAL), WAIT_MS);
+  assert.ok(approval.waiting?.actions.includes('remove'), approval.waiting?.reason);
+  return { forge, handle, approval };
+}
 
 describe('a removal of the old data refused after the approval (real dev server, local mesh, Docker)', () => {
   it('offers keep besides retry and abort: keep ends the move done with A and its new user untouched', async () => {
     await using world = await runbookWorld();
-    const forge = await seedForge(world);
-    const handle = await world.start(dataPathMove, moveInput(forge));
-    await statusWhen(handle, waitingAt('gate-apply'), WAIT_MS);
-    await decide(handle, 'recreate', 'gate-apply');
-    const approval = await statusWhen(handle, waitingAt('approve-remove-old-data'), WAIT_MS);
-    assert.ok(approval.waiting?.actions.includes('remove'), approval.waiting?.reason);
-
-    // Someone starts a container on A between the approval's look and the removal.
-    const user = await world.engine.docker.createContainer({
-      name: `${forge.node}-late-user`,
-      Image: BASE_IMAGE,
-      Cmd: SLEEPER,
-      HostConfig: { Binds: [`${forge.hostFrom}:/data`] },
-    });
+    const { forge, handle, approval: first } = await atTheApproval(world);
+    let approval = first;
+    // The approval follows A's users; after four quick changes its watch pauses (a minute, doubling), so
+    // a user that appears then is seen first by the removal itself, which refuses.
+    for (const round of [1, 2]) {
+      const passing = await startUserOfA(world, forge, `${forge.node}-passing-user-${round}`);
+      const asked = await askedAnew(handle, approval, false);
+      // Told at once: the reminder is sent as the new ask begins.
+      const inUse = await statusWhen(
+        handle,
+        (s) => s.waiting?.evidence === asked.waiting?.evidence && s.waiting?.reminders === 1,
+        WAIT_MS,
+      );
+      await passing.remove({ force: true });
+      approval = await askedAnew(handle, inUse, true);
+    }
+    const user = await startUserOfA(world, forge, `${forge.node}-late-user`);
     try {
-      await user.start();
-      await decide(handle, 'remove', 'approve-remove-old-data');
+      await decide(handle, 'remove', APPROVAL);
       const refused = await statusWhen(handle, waitingAt('remove-old-data'), WAIT_MS);
       assert.equal(refused.waiting?.verdict, 'failed');
       assert.deepEqual(refused.waiting?.actions, ['retry', 'keep', 'abort']);
@@ -54,6 +93,58 @@ describe('a removal of the old data refused after the approval (real dev server,
       );
     } finally {
       await user.remove({ force: true });
+    }
+  });
+});
+
+describe('the approval to remove the old data follows its users while it waits (real dev server, local mesh, Docker)', () => {
+  it('a user of A that appears asks anew without remove before anyone decides; once it is gone, asked anew with remove', async () => {
+    await using world = await runbookWorld();
+    const { forge, handle, approval } = await atTheApproval(world);
+    const name = `${forge.node}-new-user`;
+    const user = await startUserOfA(world, forge, name);
+    try {
+      const asked = await askedAnew(handle, approval, false);
+      // Told at once: the reminder is sent as the new ask begins.
+      const inUse = await statusWhen(
+        handle,
+        (s) => s.waiting?.evidence === asked.waiting?.evidence && s.waiting?.reminders === 1,
+        WAIT_MS,
+      );
+      const createdAt = (await user.inspect()).Created;
+      const tookMs = Date.parse(inUse.waiting?.since ?? '') - Date.parse(createdAt);
+      console.log(`a new user of A: ${tookMs} ms from Docker's create to the approval asked anew`);
+      assert.deepEqual(inUse.waiting?.actions, ['keep', 'recheck']);
+      assert.match(
+        inUse.waiting?.reason ?? '',
+        new RegExp(`container ${name} \\((created|running)\\) mounts`),
+      );
+      const change = inUse.waiting?.facts.find((f) => f.startsWith('changed while the approval waited'));
+      assert.match(
+        change ?? '',
+        new RegExp(`${forge.node}: now container ${name} .*Docker reported create of ${name}`),
+      );
+      assert.equal(inUse.decisions.length, 1, 'only the recreate at gate-apply was decided');
+      assert.match(
+        inUse.steps.find((s) => s.name === APPROVAL)?.note ?? '',
+        /not decided: the evidence changed while it waited/,
+      );
+      const stale = await decisionRefusal(
+        handle.executeUpdate('decide', {
+          args: [{ action: 'remove', gate: APPROVAL, by: 'bob', evidence: approval.waiting?.evidence }],
+        }),
+      );
+      assert.match(stale, /remove is not an action|stale/, stale);
+
+      await user.remove({ force: true });
+      const free = await askedAnew(handle, inUse, true);
+      assert.match(free.waiting?.facts.join('\n') ?? '', new RegExp(`no longer container ${name}`));
+      await decide(handle, 'remove', APPROVAL);
+      const done: RunbookStatus = await handle.result();
+      assert.equal(done.phase, 'completed', done.outcome);
+      assert.equal(await exists(forge.hostFrom), false, 'A is removed');
+    } finally {
+      await user.remove({ force: true }).catch(() => undefined);
     }
   });
 });

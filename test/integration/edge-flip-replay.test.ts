@@ -223,6 +223,16 @@ describe('the runbooks replay their committed histories', () => {
       await Worker.runReplayHistory(current(), history, workflowIdOf(history));
     });
 
+  it('data-path-move-old-data-user.json (a user of A came and went while the approval to remove A waited: asked anew each time, then removed) replays', async () => {
+    const history = readHistory('data-path-move-old-data-user.json');
+    const activities = activityTypes(history);
+    const watched = activities.filter((a) => a === 'watchPathUsers').length;
+    assert.ok(watched >= 3, `watched ${watched} times: at the first ask and at each ask anew`);
+    assert.equal(acceptedUpdates(history), 2, 'recreate, then remove on the last ask');
+    assert.ok(activities.includes('removeTree'), 'the recording reaches the removal');
+    await Worker.runReplayHistory(current(), history, workflowIdOf(history));
+  });
+
   it('edge-flip-refused.json (refused at preflight: the runbook ended there, waiting for nobody) replays', async () => {
     const history = readHistory('edge-flip-refused.json');
     const failed = history.events?.at(-1)?.workflowExecutionFailedEventAttributes?.failure;

@@ -182,3 +182,11 @@ export const PREFLIGHT_REFUSAL_ENDS = 'preflight-refusal-ends';
  * fill the history. Runbooks recorded before wait blind until a decision.
  */
 export const GATES_WATCH_CONTAINERS = 'gates-watch-containers';
+
+/**
+ * While approve-remove-old-data waits, the containers using the old path are watched on every node (any
+ * container's creation or removal wakes the watch): a user that comes or goes ends the ask
+ * undecided and it is asked anew on the users as they are now, telling the operators at once. After four
+ * quick changes the watch pauses (1 to 30 min). Runbooks recorded before ask once and wait for a recheck.
+ */
+export const OLD_DATA_APPROVAL_WATCHES_USERS = 'old-data-approval-watches-users';

@@ -8,15 +8,12 @@ import { plannedStep } from './plan';
 import type { Progress, WaitingRequest } from './progress';
 import { GATES_WATCH_CONTAINERS, OFFER_RECHECK, PREFLIGHT_REFUSAL_ENDS } from './revision';
 import { PREFLIGHT } from './step-declarations';
+import { watchPause } from './watch';
 
-/**
- * How long a watched gate waits before it watches again after `changes` changes: at once for the first few
- * (a container started by hand turns running, then healthy), then a minute, doubling up to 30 min, so a
- * crash loop adds a look every half hour at most, not one per crash.
- */
-function watchPause(changes: number): number {
-  const quick = 4;
-  return changes < quick ? 0 : Math.min(60_000 * 2 ** (changes - quick), 30 * 60_000);
+/** What an approval offers: `offer` narrows its planned actions, `facts` adds to the evidence so far. */
+interface ApprovalOptions<A> {
+  offer?: readonly A[];
+  facts?: string[];
 }
 
 /** What a gate's check found: ok (the runbook moves on), or what to show the operator while it waits. */
@@ -188,17 +185,25 @@ export class Runbook<P extends RunbookPlan> {
   async approve<G extends ApprovalName<P>>(
     gate: G,
     reason: string,
-    options: { offer?: readonly ActionAt<P, G>[]; facts?: string[] } = {},
+    options: ApprovalOptions<ActionAt<P, G>> = {},
   ): Promise<Exclude<ActionAt<P, G>, 'abort'>> {
+    const decision = await this.decisions.await(this.approvalRequest(gate, reason, options));
+    return this.approved(gate, decision);
+  }
+
+  private approvalRequest<G extends ApprovalName<P>>(
+    gate: G,
+    reason: string,
+    options: ApprovalOptions<ActionAt<P, G>>,
+  ): WaitingRequest {
     const planned: readonly string[] = plannedStep(this.plan, gate)?.actions ?? [];
-    const decision = await this.decisions.await({
+    return {
       gate,
       verdict: 'approval',
       reason,
       actions: planned.filter((a) => !options.offer || (options.offer as readonly string[]).includes(a)),
       ...(options.facts ? { facts: [...this.progress.evidenceSoFar(), ...options.facts] } : {}),
-    });
-    return this.approved(gate, decision);
+    };
   }
 
   /** An approval's decision carried out: abort throws, any other action marks the approval done by whom. */
@@ -221,10 +226,13 @@ export class Runbook<P extends RunbookPlan> {
     gate: G,
     reason: string,
     watch: () => Promise<string>,
+    options: ApprovalOptions<ActionAt<P, G>> & {
+      /** The ask is news (asked anew because its evidence changed): the operators are told at once. */
+      remindAtOnce?: boolean;
+    } = {},
   ): Promise<{ action: Exclude<ActionAt<P, G>, 'abort'> } | { changed: string }> {
-    const actions = plannedStep(this.plan, gate)?.actions ?? [];
-    const request = { gate, verdict: 'approval' as const, reason, actions: [...actions] };
-    const answer = await this.awaitWatching(request, watch, false);
+    const request = this.approvalRequest(gate, reason, options);
+    const answer = await this.awaitWatching(request, watch, options.remindAtOnce ?? false);
     if ('changed' in answer) {
       this.progress.mark(
         gate,

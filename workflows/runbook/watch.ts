@@ -1,4 +1,5 @@
 import { isCancellation, log, sleep } from '@temporalio/workflow';
+import type { WatchOutcome } from '../../activities/docker/watch-loop';
 import { failureMessage } from './failures';
 import { watchAct, WATCH_FOR_MS } from './activities';
 import type { ContainerMemory } from './memory';
@@ -6,29 +7,32 @@ import type { ContainerMemory } from './memory';
 const FIRST_PAUSE_MS = 1_000;
 const LONGEST_PAUSE_MS = 30 * 60_000;
 
+/**
+ * How long a watched wait pauses before it watches again after `changes` changes: not at all for the first
+ * few (a container started by hand turns running, then healthy), then a minute, doubling up to 30 min, so
+ * a crash loop adds a look every half hour at most, not one per crash.
+ */
+export function watchPause(changes: number): number {
+  const quick = 4;
+  return changes < quick ? 0 : Math.min(60_000 * 2 ** (changes - quick), LONGEST_PAUSE_MS);
+}
+
 function clock(iso: string): string {
   return `${iso.slice(11, 23)} UTC`;
 }
 
 /**
- * Resolves, in one sentence, once a container of `module` on `node` no longer looks as the runbook last
- * judged it (`memory`): watched on the node's own worker through Docker events, an hour at a time. A watch
- * that fails (the node's worker or engine gone) is started again after a pause that doubles, up to 30 min.
- * Runs until it finds a change or its cancellation scope is cancelled.
+ * Resolves, in one sentence, once `watchOnce` (a node-local watch, an hour at a time) finds a change. A
+ * watch that fails (the node's worker or engine gone) is started again after a pause that doubles, up to
+ * 30 min. Runs until it finds a change or its cancellation scope is cancelled.
  */
-export async function containersChange(
-  node: string,
-  module: string,
-  memory: ContainerMemory,
+async function untilChanged(
+  what: { node: string; watching: string },
+  watchOnce: () => Promise<WatchOutcome>,
 ): Promise<string> {
   for (let pause = FIRST_PAUSE_MS; ;) {
     try {
-      const seen = await watchAct.watchModuleContainers({
-        node,
-        module,
-        judged: memory.lastJudged(node),
-        forMs: WATCH_FOR_MS,
-      });
+      const seen = await watchOnce();
       if (seen.changed) {
         const event = seen.event
           ? `; Docker reported ${seen.event.action} of ${seen.event.name} at ${clock(seen.event.at)}`
@@ -38,9 +42,34 @@ export async function containersChange(
       pause = FIRST_PAUSE_MS;
     } catch (error) {
       if (isCancellation(error)) throw error;
-      log.warn('watching containers failed', { node, module, error: failureMessage(error) });
+      log.warn(`watching ${what.watching} failed`, { node: what.node, error: failureMessage(error) });
       await sleep(pause);
       pause = Math.min(pause * 2, LONGEST_PAUSE_MS);
     }
   }
+}
+
+/**
+ * Resolves, in one sentence, once a container of `module` on `node` no longer looks as the runbook last
+ * judged it (`memory`): watched on the node's own worker through Docker events.
+ */
+export function containersChange(node: string, module: string, memory: ContainerMemory): Promise<string> {
+  return untilChanged({ node, watching: 'containers' }, () =>
+    watchAct.watchModuleContainers({ node, module, judged: memory.lastJudged(node), forMs: WATCH_FOR_MS }),
+  );
+}
+
+/**
+ * Resolves, in one sentence naming the node, once the containers using `path` on any of the nodes differ
+ * from `judged` (each node's users as `pathUserLook`s): watched on each node's own worker.
+ */
+export function pathUsersChange(path: string, judged: Record<string, string[]>): Promise<string> {
+  return Promise.race(
+    Object.entries(judged).map(async ([node, users]) => {
+      const change = await untilChanged({ node, watching: `users of ${path}` }, () =>
+        watchAct.watchPathUsers({ node, path, judged: users, forMs: WATCH_FOR_MS }),
+      );
+      return `${node}: ${change}`;
+    }),
+  );
 }
