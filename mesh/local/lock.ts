@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { readlinkSync } from 'node:fs';
+import { readFileSync, readlinkSync } from 'node:fs';
 import { link, mkdir, readFile, rm, unlink, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { LineStalledError, takeTurn } from './lock-line';
@@ -19,6 +19,29 @@ interface Holder {
   since: string;
   /** The PID namespace its pid is a number in (`pid:[inode]`): a container sharing the state has its own. */
   pidNamespace?: string;
+  /** When its process started (`/proc/<pid>/stat`'s start time), so a pid reused since is not taken for it. */
+  startTicks?: string;
+}
+
+/** A process's (or thread's) start time in clock ticks since boot, where /proc tells. */
+function startTicks(pid: number | 'self'): string | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // Fields after the command in parentheses: state is field 3, start time field 22.
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
+  } catch {
+    return undefined;
+  }
+}
+
+/** Whether `pid` names a thread of another process (Linux gives threads ids from the same numbers). */
+function isThreadOfAnother(pid: number): boolean {
+  try {
+    const tgid = /^Tgid:\s*(\d+)$/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
+    return tgid !== undefined && Number(tgid) !== pid;
+  } catch {
+    return false;
+  }
 }
 
 function ownPidNamespace(): string | undefined {
@@ -65,6 +88,7 @@ async function acquireFile(file: string, timeoutMs: number, pollMs: number): Pro
     token: randomBytes(8).toString('hex'),
     since: new Date().toISOString(),
     ...(ownPidNamespace() ? { pidNamespace: ownPidNamespace() } : {}),
+    ...(startTicks('self') ? { startTicks: startTicks('self') } : {}),
   };
   const deadline = Date.now() + timeoutMs;
   for (;;) {
@@ -115,6 +139,7 @@ async function readHolder(file: string): Promise<Holder | undefined> {
     const holder = JSON.parse(await readFile(file, 'utf8')) as Partial<Holder>;
     if (holder.pidNamespace !== undefined && typeof holder.pidNamespace !== 'string')
       delete holder.pidNamespace;
+    if (holder.startTicks !== undefined && typeof holder.startTicks !== 'string') delete holder.startTicks;
     if (typeof holder.pid === 'number' && typeof holder.token === 'string') return holder as Holder;
     return { pid: -1, token: '', since: 'an unknown time' };
   } catch (error) {
@@ -137,10 +162,13 @@ function isAlive(holder: Holder): boolean {
   if (pid <= 0) return false;
   try {
     process.kill(pid, 0);
-    return true;
   } catch (error) {
     return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
+  // Its pid may name another process, or a thread of one, since it died.
+  if (isThreadOfAnother(pid)) return false;
+  const now = holder.startTicks === undefined ? undefined : startTicks(pid);
+  return now === undefined || now === holder.startTicks;
 }
 
 /** Removes the lock only if it is still the dead holder's (another process may have broken it first). */

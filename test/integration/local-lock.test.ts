@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { readFile, writeFile } from 'node:fs/promises';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { setTimeout as delay } from 'node:timers/promises';
@@ -71,6 +71,43 @@ describe('local mesh lock files', () => {
     await writeFile(file, JSON.stringify({ pid: dead, token: 'gone', since: new Date().toISOString() }));
     const release = await acquireLock(file, { timeoutMs: 500 });
     assert.equal(JSON.parse(await readFile(file, 'utf8')).pid, process.pid);
+    await release();
+  });
+
+  it('breaks a lock whose holder died though its pid now names a thread of a live process', async () => {
+    // Seen in CI: the lab's story lock left by a test process whose pid became a thread of `npm run chaos`.
+    const file = join(await scratch.dir(), 'story.lock');
+    const thread = (await readdir('/proc/self/task')).map(Number).find((id) => id !== process.pid);
+    assert.ok(thread, 'this process runs threads besides its main one');
+    await writeFile(file, JSON.stringify({ pid: thread, token: 'gone', since: new Date().toISOString() }));
+    const release = await acquireLock(file, { timeoutMs: 500 });
+    assert.equal(JSON.parse(await readFile(file, 'utf8')).pid, process.pid);
+    await release();
+  });
+
+  it('breaks a lock whose holder died though another process has its pid since (its start time differs)', async () => {
+    const file = join(await scratch.dir(), 'reused.lock');
+    const holder = { pid: process.pid, token: 'gone', since: new Date().toISOString(), startTicks: '1' };
+    await writeFile(file, JSON.stringify(holder));
+    const release = await acquireLock(file, { timeoutMs: 500 });
+    assert.equal(JSON.parse(await readFile(file, 'utf8')).token.length, 16, 'taken by this process');
+    await release();
+  });
+
+  it('keeps a lock whose holder runs: same pid, same start time', async () => {
+    const file = join(await scratch.dir(), 'held.lock');
+    const release = await acquireLock(file, { timeoutMs: 500 });
+    const held = JSON.parse(await readFile(file, 'utf8')) as { startTicks?: string };
+    assert.match(held.startTicks ?? '', /^\d+$/, 'the holder says when its process started');
+    const take = `require(${JSON.stringify(require.resolve('../../mesh/local'))}).acquireLock(${JSON.stringify(file)}, { timeoutMs: 300 }).then(
+      () => { console.log('taken'); process.exit(0); },
+      (error) => { console.log(error.message); process.exit(3); })`;
+    const taker = spawnSync(process.execPath, ['--require', 'tsx/cjs', '-e', take], {
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
+    assert.match(taker.stdout, new RegExp(`held by process ${process.pid}`), taker.stdout);
+    assert.equal(taker.status, 3, String(taker.stderr));
     await release();
   });
 
