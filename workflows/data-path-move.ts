@@ -1,4 +1,4 @@
-import { ApplicationFailure, patched, sleep } from '@temporalio/workflow';
+import { ApplicationFailure, patched } from '@temporalio/workflow';
 import type { ModuleSpec } from '../mesh/schemas';
 import { DATA_PATH_MOVE } from './data-path-move-plan';
 import {
@@ -29,7 +29,7 @@ import {
   UNDO_JUDGES_OWN_MODULE,
 } from './runbook/revision';
 import type { Look } from './runbook/runbook';
-import { pathUsersChange, watchPause } from './runbook/watch';
+import { pathUsersChange, pausedWatch } from './runbook/watch';
 import { pathUserLook } from './verdict/path-user-look';
 import { GATE_APPLY, PREFLIGHT, PUSH } from './runbook/step-declarations';
 import type { ReceiptEvidence } from './verdict';
@@ -387,11 +387,7 @@ export async function dataPathMove(rawInput: DataPathMoveInputArg): Promise<Runb
           continue;
         }
         const judged = Object.fromEntries(nodes.map((n, i) => [n, (found[i] ?? []).map(pathUserLook)]));
-        const pause = watchPause(changes);
-        const usersChange = async () => {
-          if (pause > 0) await sleep(pause);
-          return pathUsersChange(from, judged);
-        };
+        const usersChange = pausedWatch(changes, () => pathUsersChange(from, judged));
         const answer = await rb.approveWatching('approve-remove-old-data', reason, usersChange, {
           ...ask,
           remindAtOnce: changed !== undefined,

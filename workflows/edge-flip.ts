@@ -66,7 +66,7 @@ export async function edgeFlip(rawInput: EdgeFlipInputArg): Promise<RunbookStatu
     let receipt = await pushNode(rb, node);
     let took = false;
     const repush = async () => (receipt = await pushNode(rb, node));
-    // A gate waiting on the successor's failed containers watches them: fixed or changed, it looks again.
+    // A gate waiting over the successor's containers watches them: fixed or changed, it looks again.
     const successorChange = () => containersChange(node, module, memory);
     const watched = { watch: successorChange };
     await rb.gate(

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { edgeFlip } from '../../workflows';
+import type { RunbookStatus } from '../../workflows/contracts';
 import { seedEdgeFlip } from '../support/edge-flip-seed';
 import { runbookWorld } from '../support/runbook-world';
 import {
@@ -27,16 +28,18 @@ describe('a gate waiting on failed containers watches them (real Temporal, real 
     );
     assert.equal(exited.waiting?.verdict, 'failed');
 
+    // A new wait at gate-apply, the operators told at once (the reminder is sent as the wait begins).
+    const changedFrom = (before: RunbookStatus) =>
+      statusWhen(
+        handle,
+        (s) =>
+          waitingAt('gate-apply')(s) &&
+          s.waiting?.evidence !== before.waiting?.evidence &&
+          s.waiting?.reminders === 1,
+        30_000,
+      );
     await world.engine.start(edge);
-    const changed = await statusWhen(
-      handle,
-      // Told at once: the reminder is sent as the wait begins.
-      (s) =>
-        waitingAt('gate-apply')(s) &&
-        s.waiting?.evidence !== exited.waiting?.evidence &&
-        s.waiting?.reminders === 1,
-      30_000,
-    );
+    const changed = await changedFrom(exited);
     const startedAt = (await world.engine.inspect(edge))?.State.StartedAt ?? '';
     const tookMs = Date.parse(changed.waiting?.since ?? '') - Date.parse(startedAt);
     console.log(
@@ -58,14 +61,7 @@ describe('a gate waiting on failed containers watches them (real Temporal, real 
     // The look itself waited for the container to settle: it exited again. Started once more, the wait
     // follows it again, still before anyone decides.
     await world.engine.start(edge);
-    const again = await statusWhen(
-      handle,
-      (s) =>
-        waitingAt('gate-apply')(s) &&
-        s.waiting?.evidence !== changed.waiting?.evidence &&
-        s.waiting?.reminders === 1,
-      30_000,
-    );
+    const again = await changedFrom(changed);
     assert.equal(again.decisions.length, 0);
     for (const later of ['verify-successor', 'approve-stop-predecessor', 'stop-predecessor'])
       assert.equal(stepState(again, later), 'pending', `${later} never reached`);

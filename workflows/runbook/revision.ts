@@ -175,9 +175,9 @@ export const SUCCESSOR_RESTARTS_SINCE_CREATED = 'successor-restarts-since-create
 export const PREFLIGHT_REFUSAL_ENDS = 'preflight-refusal-ends';
 
 /**
- * A gate that waits on a failed verdict over containers watches them while it waits (Docker events on the
+ * A gate that waits over containers watches them while it waits, whatever its verdict (Docker events on the
  * node's worker): when one changes, the wait ends undecided and the gate looks again, so the wait shows the
- * new verdict, facts and evidence (reminding at once), or the gate passes once the containers are fixed.
+ * new verdict, facts and evidence (reminding at once); a look found ok waits for a recheck (verdict ok).
  * After four quick looks its watch resumes after a pause that doubles (1 to 30 min): a crash loop cannot
  * fill the history. Runbooks recorded before wait blind until a decision.
  */

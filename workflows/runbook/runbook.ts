@@ -1,4 +1,4 @@
-import { CancellationScope, isCancellation, patched, sleep } from '@temporalio/workflow';
+import { CancellationScope, isCancellation, patched } from '@temporalio/workflow';
 import type { PredictedVerdicts, RecordedDecision, RunbookStatus, WaitingVerdict } from '../contracts';
 import type { Compensations } from './compensation';
 import type { Decisions } from './decisions';
@@ -8,7 +8,7 @@ import { plannedStep } from './plan';
 import type { Progress, WaitingRequest } from './progress';
 import { GATES_WATCH_CONTAINERS, OFFER_RECHECK, PREFLIGHT_REFUSAL_ENDS } from './revision';
 import { PREFLIGHT } from './step-declarations';
-import { watchPause } from './watch';
+import { pausedWatch } from './watch';
 
 /** What an approval offers: `offer` narrows its planned actions, `facts` adds to the evidence so far. */
 interface ApprovalOptions<A> {
@@ -92,7 +92,7 @@ export class Runbook<P extends RunbookPlan> {
       /** What changed under the approval before this gate: shown with its first look, told at once if it waits. */
       changed?: string;
       /**
-       * Resolves, in one sentence, once the containers its failed look rests on change: the wait then ends
+       * Resolves, in one sentence, once the containers its look rests on change: the wait then ends
        * undecided and the gate looks again (GATES_WATCH_CONTAINERS); see watchPause.
        */
       watch?: () => Promise<string>;
@@ -133,15 +133,7 @@ export class Runbook<P extends RunbookPlan> {
       const { watch } = options;
       let decision: RecordedDecision;
       if (watch && patched(GATES_WATCH_CONTAINERS)) {
-        const wait = watchPause(changes);
-        const answer = await this.awaitWatching(
-          request,
-          async () => {
-            if (wait > 0) await sleep(wait);
-            return watch();
-          },
-          told,
-        );
+        const answer = await this.awaitWatching(request, pausedWatch(changes, watch), told);
         if ('changed' in answer) {
           change = `changed while ${name} waited: ${answer.changed}`;
           changes += 1;

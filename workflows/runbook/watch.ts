@@ -17,6 +17,15 @@ export function watchPause(changes: number): number {
   return changes < quick ? 0 : Math.min(60_000 * 2 ** (changes - quick), LONGEST_PAUSE_MS);
 }
 
+/** `watch`, started only after the pause that `changes` changes so far call for (watchPause). */
+export function pausedWatch(changes: number, watch: () => Promise<string>): () => Promise<string> {
+  const pause = watchPause(changes);
+  return async () => {
+    if (pause > 0) await sleep(pause);
+    return watch();
+  };
+}
+
 function clock(iso: string): string {
   return `${iso.slice(11, 23)} UTC`;
 }
