@@ -6,6 +6,7 @@ export const GrpcCode = {
   UNKNOWN: 2,
   DEADLINE_EXCEEDED: 4,
   NOT_FOUND: 5,
+  RESOURCE_EXHAUSTED: 8,
   UNAVAILABLE: 14,
   UNAUTHENTICATED: 16,
 } as const;

@@ -94,13 +94,19 @@ export class TemporalReads {
     };
   }
 
-  /** A query's answer; a rejected query or one no worker answers in `ms` is an error saying so. */
+  /**
+   * A query's answer; a rejected query or one no worker answers in `ms` is an error saying so. The server
+   * buffers one query while a workflow task runs and refuses another (RESOURCE_EXHAUSTED, "consistent query
+   * buffer is full"): that one is asked again until `ms` runs out, as it is busy, not broken.
+   */
   async query(workflowId: string, runId: string, queryType: string, ms: number): Promise<unknown> {
-    const answer = await this.call(
-      'QueryWorkflow',
-      { execution: { workflowId, runId }, query: { queryType, queryArgs: { payloads: [] } } },
-      ms,
-    ).catch(notFoundAsRunNotFound(workflowId));
+    const deadline = Date.now() + ms;
+    const request = { execution: { workflowId, runId }, query: { queryType, queryArgs: { payloads: [] } } };
+    const ask = () =>
+      this.call('QueryWorkflow', request, Math.max(deadline - Date.now(), 1)).catch(
+        notFoundAsRunNotFound(workflowId),
+      );
+    const answer = await askWhileBusy(ask, deadline);
     if (answer.queryRejected)
       throw new Error(`the query was rejected (status ${answer.queryRejected.status})`);
     return firstValue(answer.queryResult);
@@ -220,6 +226,20 @@ function endingOf(event: temporal.api.history.v1.IHistoryEvent): RunEnding {
   if (event.workflowExecutionTimedOutEventAttributes)
     return { closed: 'timed out', message: 'Workflow execution timed out' };
   return { closed: 'cancelled', message: 'Workflow canceled' };
+}
+
+const QUERY_BUSY_PAUSE_MS = 150;
+
+async function askWhileBusy<T>(ask: () => Promise<T>, deadline: number): Promise<T> {
+  for (;;) {
+    try {
+      return await ask();
+    } catch (error) {
+      const busy = error instanceof GrpcError && error.code === GrpcCode.RESOURCE_EXHAUSTED;
+      if (!busy || Date.now() + QUERY_BUSY_PAUSE_MS >= deadline) throw error;
+      await new Promise((resolve) => setTimeout(resolve, QUERY_BUSY_PAUSE_MS));
+    }
+  }
 }
 
 const notFoundAsRunNotFound = (workflowId: string) => (error: unknown) => {

@@ -92,7 +92,7 @@ function wrapped(wrap: WrapActivities): (deps: ActivityDeps) => Activities {
 let runtimeInstalled = false;
 
 /** Worker lifecycle chatter hides test output; warnings and errors still show (not a node worker's no-workflows). */
-function quietRuntime(): void {
+export function quietRuntime(): void {
   if (runtimeInstalled) return;
   const stderr = new DefaultLogger('WARN');
   installRuntime({
