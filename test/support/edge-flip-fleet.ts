@@ -3,7 +3,7 @@ import { startEdgeFlipFleet } from '../../client/start-fleet';
 import { seedEdgeFleet } from '../../mesh/local/scenarios/edge-fleet';
 import { edgeFlipFleet } from '../../workflows';
 import { runbookWorkflowId, statusQuery, type RunbookStatus } from '../../workflows/contracts';
-import type { EdgeFlipFleetInputArg } from '../../workflows/fleet/contracts';
+import { FLEET_NODE, type EdgeFlipFleetInputArg } from '../../workflows/fleet/contracts';
 import type { RunbookWorld } from './runbook-world';
 import { decide, FAST_TIMINGS, freePort, statusWhen } from './runbooks';
 
@@ -40,6 +40,7 @@ export async function seedFleet(
 }
 
 export function startFleet(world: RunbookWorld, input: EdgeFlipFleetInputArg) {
+  world.owns(`${FLEET_NODE}-${input.module}`);
   return startEdgeFlipFleet(world.client, edgeFlipFleet, input, { taskQueue: world.taskQueue });
 }
 

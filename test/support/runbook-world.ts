@@ -102,6 +102,11 @@ export class RunbookWorld<M extends LocalMesh = LocalMesh> implements AsyncDispo
     return node;
   }
 
+  /** A runbook this world started under `runbook-<name>` besides its nodes' (a fleet's): terminated if open. */
+  owns(name: string): void {
+    this.runbookNodes.add(name);
+  }
+
   /** Removes a node's containers once a test is done with it, so a long run does not pile them up. */
   retireNode(node: string): Promise<void> {
     return this.local.retireNode(node);
