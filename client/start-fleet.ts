@@ -1,7 +1,12 @@
 import type { Client, WorkflowHandleWithFirstExecutionRunId } from '@temporalio/client';
 import type { edgeFlipFleet } from '../workflows';
 import { QUEUE_MEMO, runbookWorkflowId } from '../workflows/contracts';
-import { fleetWorkflowId, FLEET_NODE, type EdgeFlipFleetInputArg } from '../workflows/fleet/contracts';
+import {
+  fleetWorkflowId,
+  FLEET_NODE,
+  type EdgeFlipFleetInputArg,
+  type FleetApprovals,
+} from '../workflows/fleet/contracts';
 import { MESH_KIND, MESH_MODULE, MESH_NODE, MESH_PHASE } from '../workflows/search-attributes';
 
 /** The order the fleet's nodes run in, as one line: `canary novox, then waves of 2: a, b | c`. */
@@ -12,6 +17,26 @@ export function fleetOrderLine(input: Pick<EdgeFlipFleetInputArg, 'runbooks' | '
   for (let i = 0; i < rest.length; i += size) waves.push(rest.slice(i, i + size).join(', '));
   return `canary ${canary ?? '-'}${waves.length > 0 ? `, then ${size === 1 ? 'one at a time' : `waves of ${size}`}: ${waves.join(' | ')}` : ''}`;
 }
+
+/** How the later nodes are approved and bounded: `approvals canary-then-waves; failure budget 0; ...`. */
+export function fleetRulesLine(
+  input: Pick<EdgeFlipFleetInputArg, 'approvals' | 'maxFailures' | 'maxParallel'>,
+): string {
+  const approvals = input.approvals ?? 'each-node';
+  return [
+    `approvals ${approvals} (${APPROVALS_SAY[approvals]})`,
+    `failure budget ${input.maxFailures ?? 0} (the next bad end after the canary pauses the fleet; the canary's always does)`,
+    ...(input.maxParallel !== undefined ? [`at most ${input.maxParallel} of a wave at once`] : []),
+  ].join('; ');
+}
+
+const APPROVALS_SAY: Record<FleetApprovals, string> = {
+  'each-node': 'every node asks its own approval',
+  'canary-then-waves':
+    "the canary's approval, then one approval for the later nodes; a later node whose gate is not ok at first look asks its own",
+  'canary-only':
+    "the canary's approval stands for the later nodes; a later node whose gate is not ok at first look asks its own",
+};
 
 /**
  * The one way a fleet starts (CLI, demo, tests, recorder): one parent runbook per module, whose nodes run
@@ -34,6 +59,7 @@ export async function startEdgeFlipFleet(
     staticSummary: `edge-flip fleet of ${nodes.length} nodes to ${input.module} (started by ${input.startedBy})`,
     staticDetails: [
       `**order:** ${fleetOrderLine(input)}`,
+      `**rules:** ${fleetRulesLine(input)}`,
       `**nodes' runbooks:** ${nodes.map(runbookWorkflowId).join(', ')}`,
       'The fleet waits whenever a node waits (decide on the node; the fleet goes on when it does) and starts no other node meanwhile; a node that fails or rolls back pauses it for `continue` or `abort`. Abort cancels the running nodes: their undo steps run.',
     ].join('\n\n'),

@@ -159,26 +159,7 @@ const STORIES: Story[] = [
     nodes: ['hist-fleet-held'],
     children: { 'edge-flip-fleet-child-held.json': runbookWorkflowId('hist-fleet-held') },
     async start(client, mesh, node) {
-      const seeded = await seedEdgeFleet(mesh, {
-        predecessor: 'caddy',
-        successor: 'route-proxy',
-        nodes: [
-          { node, publicPort: await freePort(), stagingPort: await freePort(), leftovers: false },
-          {
-            node: 'hist-fleet-held',
-            publicPort: await freePort(),
-            stagingPort: await freePort(),
-            leftovers: true,
-          },
-        ],
-      });
-      const runbooks = seeded.map((s) => ({
-        ...s,
-        module: 'route-proxy',
-        predecessor: 'caddy',
-        startedBy: 'recorder',
-        timings: TIMINGS,
-      }));
+      const runbooks = await fleetRunbooks(mesh, [node, 'hist-fleet-held'], 'hist-fleet-held');
       const input = { module: 'route-proxy', runbooks, waveSize: 1, startedBy: 'recorder' };
       return startEdgeFlipFleet(client, edgeFlipFleet, input, { taskQueue: TASK_QUEUE });
     },
@@ -194,6 +175,41 @@ const STORIES: Story[] = [
       await decide(node, 'take', undefined, 'recorder');
       await statusWhen(node, waitingAt('approve-stop-predecessor'), 120_000);
       await decide(node, 'approve', undefined, 'reviewer');
+    },
+  },
+  {
+    // canary-then-waves, a wave of two one at a time: the canary approved on itself, the waves once at the
+    // fleet; the clean node stops its predecessor on that, the held one is taken and approved on itself.
+    file: 'edge-flip-fleet-waves.json',
+    node: 'hist-waves-canary',
+    nodes: ['hist-waves-clean', 'hist-waves-held'],
+    children: { 'edge-flip-fleet-child-waves.json': runbookWorkflowId('hist-waves-clean') },
+    async start(client, mesh, node) {
+      const nodes = [node, 'hist-waves-clean', 'hist-waves-held'];
+      const runbooks = await fleetRunbooks(mesh, nodes, 'hist-waves-held');
+      const input = {
+        module: 'route-proxy',
+        runbooks,
+        waveSize: 2,
+        maxParallel: 1,
+        approvals: 'canary-then-waves' as const,
+        startedBy: 'recorder',
+      };
+      return startEdgeFlipFleet(client, edgeFlipFleet, input, { taskQueue: TASK_QUEUE });
+    },
+    async drive(fleet, client) {
+      const onNode = (node: string) => client.workflow.getHandle(runbookWorkflowId(node));
+      await statusWhen(fleet, waitingAt('hist-waves-canary'), 120_000);
+      const canary = onNode('hist-waves-canary');
+      await statusWhen(canary, waitingAt('approve-stop-predecessor'), 120_000);
+      await decide(canary, 'approve', undefined, 'reviewer');
+      await statusWhen(fleet, waitingAt('approve-waves'), 120_000);
+      await decide(fleet, 'approve', undefined, 'reviewer');
+      await statusWhen(fleet, waitingAt('hist-waves-held'), 120_000);
+      const held = onNode('hist-waves-held');
+      await decide(held, 'take', undefined, 'recorder');
+      await statusWhen(held, waitingAt('approve-stop-predecessor'), 120_000);
+      await decide(held, 'approve', undefined, 'reviewer');
     },
   },
   {
@@ -380,3 +396,23 @@ void main().then(
     process.exit(1);
   },
 );
+
+/** Seeds a fleet's nodes running caddy (`held` with route-proxy's leftovers); each node's edge-flip input. */
+async function fleetRunbooks(mesh: LocalMesh, nodes: string[], held: string) {
+  const seeds = [];
+  for (const node of nodes)
+    seeds.push({
+      node,
+      publicPort: await freePort(),
+      stagingPort: await freePort(),
+      leftovers: node === held,
+    });
+  const seeded = await seedEdgeFleet(mesh, { predecessor: 'caddy', successor: 'route-proxy', nodes: seeds });
+  return seeded.map((s) => ({
+    ...s,
+    module: 'route-proxy',
+    predecessor: 'caddy',
+    startedBy: 'recorder',
+    timings: TIMINGS,
+  }));
+}

@@ -118,6 +118,17 @@ export type Timings = z.infer<typeof Timings>;
 export const PredictedVerdicts = z.record(z.string().max(64), z.string().max(64));
 export type PredictedVerdicts = z.infer<typeof PredictedVerdicts>;
 
+/** An approval given once for a fleet's later nodes: where it was given, by whom, when, on what evidence. */
+export const FleetApproval = z.strictObject({
+  /** The runbook it was given at: the fleet's (approve-waves) or the canary's (approve-stop-predecessor). */
+  runbook: z.string().min(1),
+  gate: z.string().min(1),
+  by: z.string().min(1),
+  at: z.string().min(1),
+  evidence: z.string().min(1),
+});
+export type FleetApproval = z.infer<typeof FleetApproval>;
+
 export const EdgeFlipInput = z
   .strictObject({
     node: Name,
@@ -145,6 +156,8 @@ export const EdgeFlipInput = z
     timings: Timings.default(Timings.parse({})),
     /** Each gate's verdict as `mesh runbook plan` predicted it at the start; a gate that differs says so. */
     predicted: PredictedVerdicts.optional(),
+    /** A fleet's approval this node may stop its predecessor on, when its gates were ok at first look. */
+    fleetApproval: FleetApproval.optional(),
   })
   .refine((i) => i.successorAddress !== i.publicAddress, {
     path: ['successorAddress'],
@@ -280,6 +293,28 @@ export const workStalledSignal = { type: 'signal', name: 'work-stalled' } as Sig
 export const Stalled = WorkStalled.omit({ stalled: true }).extend({ step: z.string() });
 export type Stalled = z.infer<typeof Stalled>;
 
+/** Who asks a runbook to hold at its next step boundary, and why (the `pause` Update). */
+export const PauseRequest = z.strictObject({
+  by: z.string().trim().min(1, 'by must name who pauses'),
+  reason: z.string().trim().min(1, 'say why it pauses'),
+  identity: z.enum(IDENTITY_SOURCES).optional(),
+});
+export type PauseRequest = z.infer<typeof PauseRequest>;
+
+/** Who resumes a paused runbook (the `resume` Update). */
+export const ResumeRequest = z.strictObject({
+  by: z.string().trim().min(1, 'by must name who resumes'),
+  identity: z.enum(IDENTITY_SOURCES).optional(),
+});
+export type ResumeRequest = z.infer<typeof ResumeRequest>;
+
+/** A pause in force: asked by whom, why, when; `holdsBefore` once it holds at a boundary (else it is on its way). */
+export const Paused = PauseRequest.extend({
+  at: z.string(),
+  holdsBefore: z.string().optional(),
+});
+export type Paused = z.infer<typeof Paused>;
+
 export const RunbookStatus = z.object({
   id: z.string(),
   kind: RunbookKind,
@@ -295,6 +330,8 @@ export const RunbookStatus = z.object({
   outcome: z.string().optional(),
   /** A copy, verify or catch-up whose progress stands still while its worker beats for it. */
   stalled: Stalled.nullable().optional(),
+  /** A pause asked for and not yet resumed; absent from runbooks that were never paused. */
+  paused: Paused.nullable().optional(),
 });
 export type RunbookStatus = z.infer<typeof RunbookStatus>;
 
@@ -305,6 +342,11 @@ export const decideUpdate = { type: 'update', name: 'decide' } as UpdateDefiniti
   RecordedDecision,
   [Decision]
 >;
+
+/** Holds the runbook at its next step boundary (never inside a step, nor where the plan forbids it). */
+export const pauseUpdate = { type: 'update', name: 'pause' } as UpdateDefinition<Paused, [PauseRequest]>;
+/** Lets a paused runbook go on; resolves to the pause it ended. */
+export const resumeUpdate = { type: 'update', name: 'resume' } as UpdateDefinition<Paused, [ResumeRequest]>;
 
 /** Failure types the CLI maps to messages and exit codes. */
 export const FAILURE = {

@@ -2,6 +2,9 @@ import { definePlan } from './runbook/plan';
 import { applyGateStep, LOCKS_STEP, preflightStep, PUSH_STEP } from './runbook/step-declarations';
 
 /** The data-path move's plan: its steps, gates and undos, read by the runbook, its Web UI details, the CLI and the policy. */
+/** Between stop-containers and the push that starts them on B, a pause would keep the module down. */
+const DOWN = 'the containers mounting A are stopped until the push starts them on B';
+
 export const DATA_PATH_MOVE = definePlan({
   revision: 2,
   kind: 'data-path-move',
@@ -25,29 +28,34 @@ export const DATA_PATH_MOVE = definePlan({
     },
     {
       name: 'check-target',
+      noPauseBefore: DOWN,
       kind: 'gate',
       does: 'B must not be the truth already (a baseline of this move with data on B, or the spec mounting B, as after a Reset to before the copy): it then waits instead of copying, and abort never removes B',
       actions: ['recheck', 'abort'],
     },
     {
       name: 'copy',
+      noPauseBefore: DOWN,
       kind: 'action',
       does: 'copy A to B with owners, modes, times, links (resumes after a worker crash)',
       undo: { name: 'remove-copy', does: 'remove the copy (nothing has run on it yet)' },
     },
     {
       name: 'verify-copy',
+      noPauseBefore: DOWN,
       kind: 'gate',
       does: 'compare count, bytes and sha256 of every file; recopy copies again',
       actions: ['recopy', 'abort'],
     },
     {
       name: 'record-baseline',
+      noPauseBefore: DOWN,
       kind: 'action',
       does: 'remember A and B as verified, so a later catch-up tells new writes on B from old data on A',
     },
     {
       name: 'switch-spec',
+      noPauseBefore: DOWN,
       kind: 'action',
       does: "point the module's mounts from A to B",
       undo: {
@@ -55,7 +63,7 @@ export const DATA_PATH_MOVE = definePlan({
         does: 'waits at after-switch: revert (spec and containers back on A) or keep (catch up and recreate on B)',
       },
     },
-    PUSH_STEP,
+    { ...PUSH_STEP, noPauseBefore: DOWN },
     applyGateStep('no running container may still mount A', [
       'recreate',
       'retry',
@@ -65,6 +73,7 @@ export const DATA_PATH_MOVE = definePlan({
     ]),
     {
       name: 'catch-up',
+      noPauseBefore: 'the module is down until its containers are recreated on B',
       kind: 'gate',
       does: 'bring to B only what changed on A since the copy; a file changed on both sides waits with its path, the module down; start-on-new starts it on B bringing nothing',
       actions: ['recheck', 'keep-new', 'start-on-new', 'abort'],
@@ -72,6 +81,7 @@ export const DATA_PATH_MOVE = definePlan({
     },
     {
       name: 'recreate',
+      noPauseBefore: 'the module is down until its containers are recreated on B',
       kind: 'action',
       does: 'recreate the containers still on A on B',
       when: 'after the operator chose recreate or keep',

@@ -70,6 +70,7 @@ export const EDGE_FLIP = definePlan({
       name: 'probe-public',
       kind: 'action',
       does: 'every public name answers from the successor on the public address; else roll back at once',
+      noPauseBefore: 'the predecessor is stopped: the public names must be proven served first',
     },
     {
       name: 'unassign-predecessor',

@@ -23,6 +23,9 @@ import type { Look } from './runbook/runbook';
 import { GATE_APPLY, PREFLIGHT } from './runbook/step-declarations';
 import { pushNode } from './runbook/shared-steps';
 
+/** The gates a fleet's approval rests on for this node: each one ok at its first look. */
+const FIRST_LOOK_GATES = [GATE_APPLY, 'verify-successor', 'probe-successor'] as const;
+
 /** Replace a node's edge proxy with its successor, never stopping the old one before the new one is proven. */
 export async function edgeFlip(rawInput: EdgeFlipInputArg): Promise<RunbookStatus> {
   const input = parseInput(EdgeFlipInput, rawInput);
@@ -101,12 +104,23 @@ export async function edgeFlip(rawInput: EdgeFlipInputArg): Promise<RunbookStatu
         { ...(changed !== undefined ? { changed } : {}), watch: successorChange },
       );
     if (patched(APPROVAL_WATCHES_SUCCESSOR)) {
+      // A fleet's approval stands for this node's when its gates were ok at first look; it checks once more.
+      const { fleetApproval } = input;
+      const approvedByFleet =
+        fleetApproval !== undefined &&
+        rb.approvedByFleet('approve-stop-predecessor', fleetApproval, FIRST_LOOK_GATES) &&
+        !(await recheckSuccessor());
       // The successor is watched while the approval waits: a change ends the ask, and it is asked anew.
-      for (;;) {
-        const answer = await rb.approveWatching('approve-stop-predecessor', approvalReason, successorChange);
-        const changed = 'changed' in answer ? answer.changed : undefined;
-        if (!(await recheckSuccessor(changed)) && changed === undefined) break;
-      }
+      if (!approvedByFleet)
+        for (;;) {
+          const answer = await rb.approveWatching(
+            'approve-stop-predecessor',
+            approvalReason,
+            successorChange,
+          );
+          const changed = 'changed' in answer ? answer.changed : undefined;
+          if (!(await recheckSuccessor(changed)) && changed === undefined) break;
+        }
     } else {
       // An approval may come hours after the evidence it was given on: look again, ask again if it changed.
       do await rb.approve('approve-stop-predecessor', approvalReason);

@@ -6,16 +6,18 @@ import {
   setHandler,
   workflowInfo,
 } from '@temporalio/workflow';
-import { FAILURE, parseInput, statusQuery, type RunbookStatus } from './contracts';
+import { FAILURE, parseInput, statusQuery, type FleetApproval, type RunbookStatus } from './contracts';
 import {
   EdgeFlipFleetInput,
   FLEET_NODE,
   type EdgeFlipFleetInput as FleetInput,
   type EdgeFlipFleetInputArg,
 } from './fleet/contracts';
+import { approvalAfterCanary } from './fleet/approvals';
 import { FleetNodes } from './fleet/nodes';
 import { settings } from './runbook/activities';
 import { Decisions } from './runbook/decisions';
+import { Pauses } from './runbook/pauses';
 import { renderDetails } from './runbook/details';
 import { abortedBy, failureMessage, isAbort } from './runbook/failures';
 import { Progress } from './runbook/progress';
@@ -23,9 +25,11 @@ import { searchAttributePublisher } from './runbook/visibility';
 
 /**
  * Flips a fleet of nodes: each node's own edge-flip runbook runs as a child workflow, the canary alone first,
- * then waves of `waveSize`. As soon as a node waits at a gate the fleet waits too (that node is decided on
- * itself; the fleet goes on when it moves on) and starts no other node; a node that fails or rolls back
- * pauses the fleet for continue or abort. Abort cancels the running nodes (their undo steps run).
+ * then waves of `waveSize`, at most `maxParallel` of a wave at once. As soon as a node waits at a gate the
+ * fleet waits too (that node is decided on itself; the fleet goes on when it moves on) and starts no other
+ * node; a node that fails or rolls back pauses the fleet for continue or abort, unless the failure budget
+ * (`maxFailures`, never the canary) still covers it. After the canary, `approvals` says whether the later
+ * nodes ask their own approval (FLEET_APPROVALS). Abort cancels the running nodes (their undo steps run).
  */
 export async function edgeFlipFleet(rawInput: EdgeFlipFleetInputArg): Promise<RunbookStatus> {
   const input = parseInput(EdgeFlipFleetInput, rawInput);
@@ -48,11 +52,36 @@ export async function edgeFlipFleet(rawInput: EdgeFlipFleetInputArg): Promise<Ru
   });
   const decisions = new Decisions(progress, await settings.runbookPolicy());
   const nodes = new FleetNodes(progress);
+  const pauses = new Pauses(progress);
 
+  const [canary, ...later] = order;
+  const { maxParallel } = input;
   try {
-    for (const wave of waves(input)) {
+    let approval: FleetApproval | undefined;
+    for (const [index, wave] of waves(input).entries()) {
       await supervise(() => nodes.running() === 0);
-      for (const runbook of wave) await nodes.start(runbook);
+      // Only inputs that name a fleet approval policy or a bound ask or wait here: older fleets replay as they ran.
+      if (index === 1 && input.approvals !== undefined && canary !== undefined)
+        approval = await approvalAfterCanary(
+          input.approvals,
+          { decisions, progress },
+          {
+            fleetId: workflowInfo().workflowId,
+            module: input.module,
+            canary,
+            completed: nodes.completedWith(canary),
+            later,
+          },
+        );
+      for (const runbook of wave) {
+        // A pause holds here, between node starts: the nodes already running go on (pause them on themselves).
+        if (pauses.inForce()) {
+          progress.holdPaused(runbook.node);
+          await supervise(() => !pauses.inForce());
+        }
+        if (maxParallel !== undefined) await supervise(() => nodes.running() < maxParallel);
+        await nodes.start(approval ? { ...runbook, fleetApproval: approval } : runbook);
+      }
     }
     await supervise(() => nodes.running() === 0);
   } catch (error) {
@@ -93,10 +122,20 @@ export async function edgeFlipFleet(rawInput: EdgeFlipFleetInputArg): Promise<Ru
       }
       const bad = nodes.endedBadly();
       if (bad) {
+        // Within the failure budget a later node's bad end is on record in its step; the canary's always pauses.
+        const budget = input.maxFailures ?? 0;
+        if (bad.node !== canary && nodes.badEnds() <= budget) {
+          nodes.acknowledge(bad.node);
+          continue;
+        }
+        const overBudget =
+          budget > 0 && bad.node !== canary
+            ? ` ${nodes.badEnds()} nodes ended badly, more than --max-failures ${budget}.`
+            : '';
         const decision = await decisions.await({
           gate: bad.node,
           verdict: 'failed',
-          reason: `${bad.node} ${bad.phase}: ${bad.outcome}; continue goes on with the other nodes, abort aborts every running node and starts no other.`,
+          reason: `${bad.node} ${bad.phase}: ${bad.outcome};${overBudget} continue goes on with the other nodes, abort aborts every running node and starts no other.`,
           actions: ['continue', 'abort'],
           facts: [`${bad.node}: ${bad.phase}: ${bad.outcome}`],
         });
@@ -105,7 +144,7 @@ export async function edgeFlipFleet(rawInput: EdgeFlipFleetInputArg): Promise<Ru
         continue;
       }
       if (done()) return;
-      await condition(() => nodes.version !== seen);
+      await condition(() => nodes.version !== seen || done());
     }
   }
 }

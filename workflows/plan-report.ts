@@ -110,6 +110,8 @@ export const FleetPlanReport = z.strictObject({
   module: Name,
   /** The order as `start` says it: `canary a, then one at a time: b, c`. */
   fleet: z.string(),
+  /** Its approvals, failure budget and bound as `start` says them (fleetRulesLine). */
+  rules: z.string(),
   nodes: z.array(Name),
   /** The worst of the nodes': 1 when a node's plan could not be made, else 2, 3 or 0 as for one node. */
   exitCode: z.union([z.literal(0), z.literal(1), z.literal(2), z.literal(3)]),

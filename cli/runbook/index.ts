@@ -4,6 +4,7 @@ import type * as Clear from './clear/clear';
 import type * as Abort from './decide/abort';
 import type * as Approve from './decide/approve';
 import type * as Decide from './decide/decide';
+import type * as Pause from './decide/pause';
 import type * as Demo from './demo/demo';
 import type * as Dev from './worker/dev';
 import type * as History from './history/history';
@@ -27,6 +28,8 @@ const VERBS: readonly (readonly [string, () => Register])[] = [
   ['list', () => (require('./list/list') as typeof List).registerList],
   ['approve', () => (require('./decide/approve') as typeof Approve).registerApprove],
   ['decide', () => (require('./decide/decide') as typeof Decide).registerDecide],
+  ['pause', () => (require('./decide/pause') as typeof Pause).registerPause],
+  ['resume', () => (require('./decide/pause') as typeof Pause).registerResume],
   ['abort', () => (require('./decide/abort') as typeof Abort).registerAbort],
   ['clear', () => (require('./clear/clear') as typeof Clear).registerClear],
   ['worker', () => (require('./worker/worker') as typeof Worker).registerWorker],

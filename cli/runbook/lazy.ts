@@ -11,6 +11,7 @@ import type * as HistoryRender from './history/render';
 import type * as Launch from './start/launch';
 import type * as NodeMarks from '../../client/node-marks';
 import type * as Observe from './observe';
+import type * as Pauses from './decide/send-pause';
 import type * as PlanHelp from './plan-help';
 import type * as Plan from './plan/run-plan';
 import type * as Deps from '../../worker/deps';
@@ -36,6 +37,7 @@ export const load = {
   /** A node's durable mark, read without the client SDK. */
   nodeMarks: () => require('../../client/node-marks') as typeof NodeMarks,
   observe: () => require('./observe') as typeof Observe,
+  pauses: () => require('./decide/send-pause') as typeof Pauses,
   plans: () => require('./plan-help') as typeof PlanHelp,
   /** The plan of a runbook: the mesh adapter, Docker and the activities that read a node. */
   plan: () => require('./plan/run-plan') as typeof Plan,

@@ -1,4 +1,5 @@
 import type { Phase, RunbookStatus, Step, StepState } from '../../workflows/contracts';
+import { pausedSentence } from '../../workflows/runbook/pause-words';
 import { stalledSentence } from '../../workflows/runbook/stalled-words';
 import { everyRun, formatDuration, STEP_MARK } from '../../workflows/runbook/step-marks';
 import { colour } from '../output';
@@ -61,6 +62,8 @@ export function currentStep(status: RunbookStatus): string | undefined {
 /** Where the runbook is, in words: `waiting at gate-apply`, `at step push`, `completed`. */
 export function whereItIs(status: RunbookStatus): string {
   if (status.phase === 'waiting' && status.waiting) return `waiting at ${status.waiting.gate}`;
+  if (status.phase === 'running' && status.paused?.holdsBefore)
+    return `paused before ${status.paused.holdsBefore}`;
   if (status.phase === 'running') {
     const step = currentStep(status);
     return step ? `at step ${step}` : 'starting';
@@ -95,6 +98,7 @@ export function renderStatus(status: RunbookStatus, now: Date): string[] {
     lines.push(colour.dim('  (no step details: no worker answered its status query)'));
   lines.push(...decisionSections(status.decisions, status.refused));
   if (status.stalled) lines.push(colour.yellow(`stalled: ${stalledSentence(status.stalled)}`));
+  if (status.paused) lines.push(colour.yellow(pausedSentence(status.id, status.paused)));
   if (status.waiting) lines.push(...waitingBlock(status.id, status.waiting, now));
   const outcome = outcomeLine(status);
   if (outcome) lines.push(outcome);

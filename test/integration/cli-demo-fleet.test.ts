@@ -9,6 +9,7 @@ import { fleetDemoNodes } from '../../cli/runbook/demo/fleet';
 import { removeNodeContainers } from '../../docker/cleanup';
 import { DockerEngine, LABEL } from '../../docker/engine';
 import { runbookWorkflowId } from '../../workflows/contracts';
+import { fleetWorkflowId } from '../../workflows/fleet/contracts';
 import { Scratch } from '../support/scratch';
 
 const MESH = join(__dirname, '..', '..', 'bin', 'mesh.js');
@@ -42,6 +43,16 @@ describe('mesh runbook demo fleet --yes (its own dev server, real Docker)', () =
     for (const dir of ['www', 'ca', 'dns'])
       assert.match(stdout, new RegExp(`${held}: .*found /var/lib/route-proxy/${dir} on this adopted node`));
     assert.match(stdout, new RegExp(`decides on ${runbookWorkflowId(held)} at gate-apply: take`));
+    // The default approvals: the canary's, one for the waves, and the held node's own (it was not clean).
+    assert.match(stdout, /rules: approvals canary-then-waves/);
+    const approvals = [...stdout.matchAll(/decides on (\S+) at (approve-\S+): approve/g)].map(
+      (m) => `${m[1]} ${m[2]}`,
+    );
+    assert.deepEqual(approvals, [
+      `${runbookWorkflowId(nodes[0]!)} approve-stop-predecessor`,
+      `${fleetWorkflowId('route-proxy')} approve-waves`,
+      `${runbookWorkflowId(held)} approve-stop-predecessor`,
+    ]);
     // Nobody after the held node started before it was taken.
     const takeAt = stdout.indexOf(`decides on ${runbookWorkflowId(held)} at gate-apply: take`);
     const lastStarts = new RegExp(`${nodes[3]} +(running|waiting)`).exec(stdout)?.index ?? -1;

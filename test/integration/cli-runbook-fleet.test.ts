@@ -178,6 +178,7 @@ describe('mesh runbook start edge-flip --nodes: one fleet runbook (real Temporal
     const { nodes, options } = await fleetOptions(world, 2);
     const [canary, other] = [...nodes].sort() as [string, string];
     const fleetId = fleetWorkflowId('route-proxy');
+    world.owns('fleet-route-proxy');
 
     const start = await mesh(world, 'start', ...options, '--all-nodes-with', 'caddy', '--detach');
     assert.equal(start.code, 0, start.stderr);
@@ -192,6 +193,7 @@ describe('mesh runbook start edge-flip --nodes: one fleet runbook (real Temporal
       start.stdout,
       new RegExp(`started ${fleetId} \\(edge-flip fleet: canary ${canary}, then one at a time: ${other}\\)`),
     );
+    assert.match(start.stdout, /^rules: approvals canary-then-waves \(/m);
     const fleet = world.client.workflow.getHandle(fleetId);
     await statusWhen(fleet, waitingAt(canary));
     await untilApproval(world, canary);
@@ -220,12 +222,15 @@ describe('mesh runbook start edge-flip --nodes: one fleet runbook (real Temporal
       new RegExp(`${runbookWorkflowId(canary)} +edge-flip +${canary} +waiting +approve-stop-predecessor`),
     );
 
-    for (const node of [canary, other]) {
-      await statusWhen(fleet, waitingAt(node));
-      await untilApproval(world, node);
-      const decided = await mesh(world, 'decide', node, 'approve', '--as', 'bob');
-      assert.equal(decided.code, 0, decided.stderr);
-    }
+    const decided = await mesh(world, 'decide', canary, 'approve', '--as', 'bob');
+    assert.equal(decided.code, 0, decided.stderr);
+    // The CLI's default approvals: once the canary completed, one approval for the rest, at the fleet.
+    await statusWhen(fleet, waitingAt('approve-waves'));
+    const byStarter = await mesh(world, 'approve', 'fleet-route-proxy', 'approve-waves', '--as', 'alice');
+    assert.equal(byStarter.code, 2, byStarter.stderr);
+    assert.match(byStarter.stderr, /may not also approve approve-waves \(four eyes\)/);
+    const waves = await mesh(world, 'approve', 'fleet-route-proxy', 'approve-waves', '--as', 'bob');
+    assert.equal(waves.code, 0, waves.stderr);
     const watch = await mesh(world, 'watch', fleetId);
     assert.equal(watch.code, 0, watch.stderr);
     assert.match(watch.stdout, /completed: route-proxy on .*: 2 of 2 completed/);
@@ -234,8 +239,14 @@ describe('mesh runbook start edge-flip --nodes: one fleet runbook (real Temporal
       done.steps.map((s) => [s.name, s.state]),
       [
         [canary, 'done'],
+        ['approve-waves', 'done'],
         [other, 'done'],
       ],
+    );
+    const own = await world.client.workflow.getHandle(runbookWorkflowId(other)).query(statusQuery);
+    assert.match(
+      own.steps.find((s) => s.name === 'approve-stop-predecessor')?.note ?? '',
+      /^approved for the fleet by bob \(approve-waves of runbook-fleet-route-proxy/,
     );
   });
 });

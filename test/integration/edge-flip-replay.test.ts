@@ -128,6 +128,37 @@ describe('the runbooks replay their committed histories', () => {
       await Worker.runReplayHistory(current(), history, fleetWorkflowId('route-proxy'));
     });
 
+  it('edge-flip-fleet-waves.json (canary-then-waves: the canary on itself, the waves once at the fleet, the held node on itself) replays', async () => {
+    const history = readHistory('edge-flip-fleet-waves.json');
+    const started = (history.events ?? []).flatMap((e) => {
+      const attributes = e.startChildWorkflowExecutionInitiatedEventAttributes;
+      return attributes ? [attributes] : [];
+    });
+    assert.deepEqual(
+      started.map((a) => a.workflowId),
+      ['hist-waves-canary', 'hist-waves-clean', 'hist-waves-held'].map(runbookWorkflowId),
+    );
+    const approvals = started.map((a) => {
+      const payload = a.input?.payloads?.[0];
+      return payload && defaultPayloadConverter.fromPayload<EdgeFlipInput>(payload).fleetApproval;
+    });
+    assert.equal(approvals[0], undefined, 'the canary asks its own');
+    for (const approval of approvals.slice(1))
+      assert.deepEqual(
+        [approval?.runbook, approval?.gate, approval?.by],
+        [fleetWorkflowId('route-proxy'), 'approve-waves', 'reviewer'],
+      );
+    assert.equal(acceptedUpdates(history), 1, 'the waves were approved once, at the fleet');
+    await Worker.runReplayHistory(current(), history, fleetWorkflowId('route-proxy'));
+  });
+
+  it("edge-flip-fleet-child-waves.json (a clean node stops its predecessor on the fleet's approval) replays", async () => {
+    const history = readHistory('edge-flip-fleet-child-waves.json');
+    assert.ok(activityTypes(history).includes('stopModuleContainers'));
+    assert.equal(acceptedUpdates(history), 0, 'nobody decided on the node itself');
+    await Worker.runReplayHistory(current(), history, workflowIdOf(history));
+  });
+
   for (const file of [
     'edge-flip-fleet-child-held.before-parallel-reads.json',
     'edge-flip-fleet-child-held.json',

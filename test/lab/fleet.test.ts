@@ -13,9 +13,9 @@ describe('a fleet over the three hosts of the production-shaped lab', () => {
     lab = await Lab.story();
   });
 
-  it('refused while its addresses are one URL for every node; then flips every host, each proving it answered itself', async () => {
+  it('refused while its addresses are one URL for every node; then flips every host on two approvals (canary-then-waves), each proving it answered itself', async () => {
     await seedEdges(lab, NODES);
-    const args = fleetArgs(NODES);
+    const args = fleetArgs(NODES, 2, 'canary-then-waves');
 
     const sameUrl = args.map((a) =>
       a === `http://{node}.lab:${PUBLIC_PORT}` ? `http://${lab.host('novox').ip}:${PUBLIC_PORT}` : a,
@@ -42,9 +42,12 @@ describe('a fleet over the three hosts of the production-shaped lab', () => {
       const started = await lab.cli('runbook', 'start', 'edge-flip', ...args, '--yes', '--detach');
       assert.equal(started.code, 0, started.stderr);
       const approved = new Set<string>();
+      let waves: Promise<{ code: number; stderr: string }> | undefined;
       const done = await labStatusWhen(
         fleet,
         (s) => {
+          if (s.waiting?.gate === 'approve-waves' && !waves)
+            waves = lab.cli('runbook', 'approve', 'fleet-route-proxy', 'approve-waves', '--as', 'carol');
           for (const node of NODES)
             if (!approved.has(node))
               void client.workflow
@@ -69,6 +72,16 @@ describe('a fleet over the three hosts of the production-shaped lab', () => {
         600_000,
       );
       assert.equal(done.phase, 'completed', done.outcome);
+      assert.equal((await waves)?.code, 0, 'the waves were approved at the fleet');
+      assert.deepEqual([...approved], ['novox'], 'only the canary asked its own approval');
+      for (const node of NODES.slice(1)) {
+        const own = await client.workflow.getHandle(`runbook-${node}`).query(statusQuery);
+        assert.match(
+          own.steps.find((step) => step.name === 'approve-stop-predecessor')?.note ?? '',
+          /^approved for the fleet by carol \(approve-waves of runbook-fleet-route-proxy, evidence [0-9a-f]{10}\); ok at first look: gate-apply /,
+          node,
+        );
+      }
     } finally {
       await connection.close();
     }

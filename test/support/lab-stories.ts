@@ -161,13 +161,18 @@ export function edgeFlipArgs(lab: Lab, node: string): string[] {
   ];
 }
 
-/** A fleet's options over lab hosts: addresses and markers carry `{node}` (`<host>.lab` resolves to each). */
-export function fleetArgs(nodes: string[], waveSize = 2): string[] {
+/**
+ * A fleet's options over lab hosts: addresses and markers carry `{node}` (`<host>.lab` resolves to each).
+ * Every node asks its own approval unless `approvals` says otherwise.
+ */
+export function fleetArgs(nodes: string[], waveSize = 2, approvals = 'each-node'): string[] {
   return [
     '--nodes',
     nodes.join(','),
     '--wave-size',
     String(waveSize),
+    '--approvals',
+    approvals,
     '--module',
     'route-proxy',
     '--predecessor',

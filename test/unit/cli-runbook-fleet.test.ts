@@ -6,10 +6,11 @@ import {
   addressFor,
   fleetInputFrom,
   fleetOrder,
+  fleetRulesOption,
   nodeListOption,
   waveSizeOption,
 } from '../../cli/runbook/start/fleet-options';
-import { fleetOrderLine } from '../../client/start-fleet';
+import { fleetOrderLine, fleetRulesLine } from '../../client/start-fleet';
 import { edgeFlipFleet } from '../../workflows';
 import { FLEET_WORKFLOW_TYPES, fleetWorkflowId } from '../../workflows/fleet/contracts';
 
@@ -73,6 +74,34 @@ describe('fleet options of start edge-flip', () => {
       );
   });
 
+  it('takes approvals, a failure budget and a bound: canary-then-waves by default, each refused with one sentence', () => {
+    assert.deepEqual(fleetRulesOption({}), { waveSize: 1, approvals: 'canary-then-waves' });
+    assert.deepEqual(
+      fleetRulesOption({ approvals: 'each-node', maxFailures: '0', maxParallel: '3', waveSize: '10' }),
+      { waveSize: 10, approvals: 'each-node', maxFailures: 0, maxParallel: 3 },
+    );
+    assert.equal(
+      refusal(() => fleetRulesOption({ approvals: 'waves' })),
+      '--approvals "waves" is not a fleet approval policy; the policies are each-node, canary-then-waves, canary-only.',
+    );
+    assert.match(
+      refusal(() => fleetRulesOption({ maxFailures: '-1' })),
+      /^--max-failures "-1" is invalid: .* at least 0\.$/,
+    );
+    assert.match(
+      refusal(() => fleetRulesOption({ maxParallel: '0' })),
+      /^--max-parallel "0" is invalid: .* at least 1\.$/,
+    );
+    assert.equal(
+      fleetRulesLine({ approvals: 'canary-then-waves', maxFailures: 2, maxParallel: 3 }),
+      "approvals canary-then-waves (the canary's approval, then one approval for the later nodes; a later node whose gate is not ok at first look asks its own); failure budget 2 (the next bad end after the canary pauses the fleet; the canary's always does); at most 3 of a wave at once",
+    );
+    assert.match(
+      fleetRulesLine({}),
+      /^approvals each-node \(every node asks its own approval\); failure budget 0 /,
+    );
+  });
+
   it("gives each node its address: {node} filled in, or the node's own pair", () => {
     assert.equal(addressFor('--public-address', 'http://{node}:80', 'a', ['a']), 'http://a:80');
     assert.equal(addressFor('--x', 'a=http://h:1, b=http://h:2', 'b', ['a', 'b']), 'http://h:2');
@@ -87,7 +116,7 @@ describe('fleet options of start edge-flip', () => {
   });
 
   it("builds every node's input as a single start would, in order, and refuses a bad one", () => {
-    const input = fleetInputFrom(OPTIONS, ['b', 'a'], 2, 'alice');
+    const input = fleetInputFrom(OPTIONS, ['b', 'a'], { waveSize: 2 }, 'alice');
     assert.deepEqual(
       input.runbooks.map((r) => [r.node, r.publicAddress, r.successorAddress]),
       [
@@ -98,7 +127,12 @@ describe('fleet options of start edge-flip', () => {
     assert.equal(fleetOrderLine(input), 'canary b, then waves of 2: a');
     assert.match(
       refusal(() =>
-        fleetInputFrom({ ...OPTIONS, publicAddress: 'http://{node}/path' }, ['a', 'b'], 1, 'alice'),
+        fleetInputFrom(
+          { ...OPTIONS, publicAddress: 'http://{node}/path' },
+          ['a', 'b'],
+          { waveSize: 1 },
+          'alice',
+        ),
       ),
       /^--public-address "http:\/\/a\/path" is invalid/,
     );
@@ -107,7 +141,12 @@ describe('fleet options of start edge-flip', () => {
   it('refuses a fleet whose address is the same URL for two nodes: every later node would probe one of them and pass', () => {
     assert.equal(
       refusal(() =>
-        fleetInputFrom({ ...OPTIONS, publicAddress: 'http://edge.example.net:80' }, ['a', 'b'], 1, 'alice'),
+        fleetInputFrom(
+          { ...OPTIONS, publicAddress: 'http://edge.example.net:80' },
+          ['a', 'b'],
+          { waveSize: 1 },
+          'alice',
+        ),
       ),
       '--public-address gives a and b the same URL, http://edge.example.net (after a flips, the probes of b would reach a and pass).',
     );
@@ -117,7 +156,7 @@ describe('fleet options of start edge-flip', () => {
         fleetInputFrom(
           { ...OPTIONS, successorAddress: 'a=http://127.0.0.1:8081,b=http://127.1:8081' },
           ['a', 'b'],
-          1,
+          { waveSize: 1 },
           'alice',
         ),
       ),
@@ -128,7 +167,7 @@ describe('fleet options of start edge-flip', () => {
         fleetInputFrom(
           { ...OPTIONS, publicAddress: 'a=http://127.0.0.1:8082,b=http://10.0.0.1:80' },
           ['a', 'b'],
-          1,
+          { waveSize: 1 },
           'alice',
         ),
       ),
@@ -139,12 +178,19 @@ describe('fleet options of start edge-flip', () => {
   it('refuses a fleet whose probes cannot tell the node that answered: no {node} in a marker, no node header', () => {
     assert.equal(
       refusal(() =>
-        fleetInputFrom({ ...OPTIONS, successorMarker: 'served by route-proxy' }, ['a', 'b'], 1, 'alice'),
+        fleetInputFrom(
+          { ...OPTIONS, successorMarker: 'served by route-proxy' },
+          ['a', 'b'],
+          { waveSize: 1 },
+          'alice',
+        ),
       ),
       "--successor-marker \"served by route-proxy\" has no {node} and no --node-header is given, so a fleet's probe could not tell which node answered: one node's answer would pass for another's.",
     );
     assert.match(
-      refusal(() => fleetInputFrom({ ...OPTIONS, predecessorMarker: 'caddy' }, ['a', 'b'], 1, 'alice')),
+      refusal(() =>
+        fleetInputFrom({ ...OPTIONS, predecessorMarker: 'caddy' }, ['a', 'b'], { waveSize: 1 }, 'alice'),
+      ),
       /^--predecessor-marker "caddy" has no \{node\}/,
     );
     // edge1's marker is part of edge10's answer: edge10 would pass for edge1.
@@ -157,13 +203,13 @@ describe('fleet options of start edge-flip', () => {
             successorMarker: 'route-proxy on {node}',
           },
           ['edge1', 'edge10'],
-          1,
+          { waveSize: 1 },
           'alice',
         ),
       ),
       /^--successor-marker "route-proxy on \{node\}" for edge1 is part of edge10's, so edge10's answer would pass for edge1/,
     );
-    const markers = fleetInputFrom(OPTIONS, ['b', 'a'], 1, 'alice');
+    const markers = fleetInputFrom(OPTIONS, ['b', 'a'], { waveSize: 1 }, 'alice');
     assert.deepEqual(
       markers.runbooks.map((r) => [r.node, r.successorMarker, r.predecessorMarker, r.nodeHeader]),
       [
@@ -174,7 +220,7 @@ describe('fleet options of start edge-flip', () => {
     const header = fleetInputFrom(
       { ...OPTIONS, successorMarker: 'route-proxy', predecessorMarker: 'caddy', nodeHeader: 'X-Served-By' },
       ['a', 'b'],
-      1,
+      { waveSize: 1 },
       'alice',
     );
     assert.deepEqual(

@@ -52,6 +52,21 @@ describe('decision policy', () => {
     assert.equal(policyRefusal(RunbookPolicy.parse({}), 'gate-apply', 'alice', 'alice'), undefined);
   });
 
+  it("holds a fleet's approve-waves to the rules of approve-stop-predecessor, which it approves for the later nodes", () => {
+    const fleet = RunbookPolicy.parse({ approvers: { 'approve-stop-predecessor': ['bob', 'carol'] } });
+    assert.equal(policyRefusal(fleet, 'approve-waves', 'bob', 'alice'), undefined);
+    assert.equal(
+      policyRefusal(fleet, 'approve-waves', 'dave', 'alice'),
+      "dave may not decide at approve-waves; the policy allows bob, carol. (approve-waves approves approve-stop-predecessor for the fleet's later nodes: its rules apply.)",
+    );
+    assert.match(
+      policyRefusal(fleet, 'approve-waves', 'bob', 'bob') ?? '',
+      /^bob started this runbook and may not also approve approve-waves \(four eyes\)/,
+    );
+    const noFourEyes = RunbookPolicy.parse({ fourEyes: [] });
+    assert.equal(policyRefusal(noFourEyes, 'approve-waves', 'alice', 'alice'), undefined);
+  });
+
   it('a gate listed names its approvers; * covers every other gate', () => {
     assert.equal(policyRefusal(policy, 'gate-apply', 'carol', 'alice'), undefined);
     assert.equal(

@@ -24,6 +24,12 @@ export const EdgeFlipFleetInput = z
     runbooks: z.array(EdgeFlipInput).min(1),
     /** How many nodes run at once after the canary, which always runs alone. */
     waveSize: z.number().int().min(1).default(1),
+    /** Who approves the nodes after the canary (FLEET_APPROVALS); absent: each node its own, as fleets began. */
+    approvals: z.enum(['each-node', 'canary-then-waves', 'canary-only']).optional(),
+    /** Failed or rolled-back nodes after the canary the fleet goes on past; the next one pauses it. Absent: 0. */
+    maxFailures: z.number().int().min(0).optional(),
+    /** At most this many of a wave's nodes run at once. Absent: the whole wave. */
+    maxParallel: z.number().int().min(1).optional(),
     startedBy: z.string().min(1),
   })
   .refine((i) => new Set(i.runbooks.map((r) => r.node)).size === i.runbooks.length, {
@@ -34,6 +40,18 @@ export const EdgeFlipFleetInput = z
     path: ['runbooks'],
     message: "every node's runbook must flip to the fleet's module",
   });
+/**
+ * Who approves the nodes after the canary. each-node: every node its own approval. canary-then-waves: after
+ * the canary completed, one fleet approval (approve-waves) lets every later node stop its predecessor
+ * without its own, when each of its gates was ok at its first look. canary-only: the canary's own approval
+ * does that. A node whose gate is not ok at first look waits, pauses the fleet, and asks its own approval.
+ */
+export const FLEET_APPROVALS = ['each-node', 'canary-then-waves', 'canary-only'] as const;
+export type FleetApprovals = (typeof FLEET_APPROVALS)[number];
+
+/** The fleet's approval gate under canary-then-waves; the approver rules of `approve-stop-predecessor` apply too. */
+export const WAVES_GATE = 'approve-waves';
+
 export type EdgeFlipFleetInput = z.infer<typeof EdgeFlipFleetInput>;
 export type EdgeFlipFleetInputArg = z.input<typeof EdgeFlipFleetInput>;
 

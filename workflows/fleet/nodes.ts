@@ -16,6 +16,7 @@ import {
   runbookWorkflowId,
   type EdgeFlipInput,
   type Phase,
+  type RunbookStatus,
   type Waiting,
 } from '../contracts';
 import { edgeFlip } from '../edge-flip';
@@ -32,6 +33,8 @@ interface NodeRun {
   node: string;
   last?: ChildReport;
   ended?: { phase: Ended; outcome: string };
+  /** Its final status, once it completed. */
+  final?: RunbookStatus;
   /** The operator answered the pause its bad end caused (continue). */
   acknowledged: boolean;
   settled: Promise<void>;
@@ -73,7 +76,10 @@ export class FleetNodes {
     try {
       const child = await this.children.run(() => startChild(edgeFlip, childOptions(input)));
       run.settled = child.result().then(
-        (status) => this.end(run, 'completed', status.outcome ?? 'completed'),
+        (status) => {
+          run.final = status;
+          this.end(run, 'completed', status.outcome ?? 'completed');
+        },
         (error: unknown) => this.end(run, phaseOfFailure(error), failureMessage(causeOf(error))),
       );
     } catch (error) {
@@ -100,6 +106,16 @@ export class FleetNodes {
       if (run.ended && run.ended.phase !== 'completed' && !run.acknowledged)
         return { node: run.node, ...run.ended };
     return undefined;
+  }
+
+  /** How many nodes ended failed, rolled back or aborted so far. */
+  badEnds(): number {
+    return [...this.runs.values()].filter((run) => run.ended && run.ended.phase !== 'completed').length;
+  }
+
+  /** The node's final status when it completed; undefined while it runs or when it ended otherwise. */
+  completedWith(node: string): RunbookStatus | undefined {
+    return this.runs.get(node)?.final;
   }
 
   acknowledge(node: string): void {

@@ -1,22 +1,41 @@
 import type { RunbookPolicy } from '../policy';
 
-/** Why `by` may not decide at `gate`, or undefined when the policy lets them. */
+/** Gates whose approval stands for another's: a fleet's approve-waves approves its later nodes' stops. */
+const STANDS_FOR: Readonly<Record<string, string>> = { 'approve-waves': 'approve-stop-predecessor' };
+
+/**
+ * Why `by` may not decide at `gate`, or undefined when the policy lets them. A gate that stands for another
+ * is held to that gate's rules too.
+ */
 export function policyRefusal(
   policy: RunbookPolicy,
   gate: string,
   by: string,
   startedBy: string,
 ): string | undefined {
-  const allowed = policy.approvers[gate] ?? policy.approvers['*'];
+  const standsFor = STANDS_FOR[gate];
+  const own = rulesRefusal(policy, gate, { by, startedBy, at: gate });
+  if (own || standsFor === undefined) return own;
+  const theirs = rulesRefusal(policy, standsFor, { by, startedBy, at: gate });
+  return theirs && `${theirs} (${gate} approves ${standsFor} for the fleet's later nodes: its rules apply.)`;
+}
+
+/** Why the rules of `rulesOf` refuse `by` deciding at gate `at`. */
+function rulesRefusal(
+  policy: RunbookPolicy,
+  rulesOf: string,
+  { by, startedBy, at }: { by: string; startedBy: string; at: string },
+): string | undefined {
+  const allowed = policy.approvers[rulesOf] ?? policy.approvers['*'];
   if (allowed && !allowed.includes(by)) {
-    return `${by} may not decide at ${gate}; the policy allows ${allowed.join(', ')}.`;
+    return `${by} may not decide at ${at}; the policy allows ${allowed.join(', ')}.`;
   }
-  if (!policy.fourEyes.includes(gate)) return undefined;
+  if (!policy.fourEyes.includes(rulesOf)) return undefined;
   if (isPlaceholder(by)) {
-    return `"${by}" names nobody, and ${gate} needs four eyes: send the decision under your own name (mesh runbook approve, or your name in by).`;
+    return `"${by}" names nobody, and ${at} needs four eyes: send the decision under your own name (mesh runbook approve, or your name in by).`;
   }
   if (by.trim().toLowerCase() === startedBy.trim().toLowerCase()) {
-    return `${by} started this runbook and may not also approve ${gate} (four eyes); ask another operator.`;
+    return `${by} started this runbook and may not also approve ${at} (four eyes); ask another operator.`;
   }
   return undefined;
 }

@@ -30,6 +30,9 @@ export class Compensations {
     }
   }
 
+  /** Undo steps run: from then on nothing holds the runbook (an abort or rollback always finishes). */
+  unwinding = false;
+
   get pending(): boolean {
     return this.stack.length > 0;
   }
@@ -37,6 +40,7 @@ export class Compensations {
   /** Runs every registered inverse, last first, shielded from the cancellation that may have caused it. */
   async unwind(): Promise<string[]> {
     const failures: string[] = [];
+    this.unwinding = true;
     await CancellationScope.nonCancellable(async () => {
       for (let entry = this.stack.pop(); entry; entry = this.stack.pop()) {
         const failure = await this.undoOne(entry);

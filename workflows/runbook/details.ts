@@ -1,5 +1,6 @@
 import { printable } from '../../mesh/printable';
 import type { RunbookStatus, Step, Waiting } from '../contracts';
+import { pausedSentence } from './pause-words';
 import { stalledSentence } from './stalled-words';
 import { everyRun, formatDuration, STEP_MARK } from './step-marks';
 
@@ -53,6 +54,16 @@ export function renderDetails(status: RunbookStatus): string {
     ...(status.waiting ? [...waitingSection(status.id, status.waiting), ''] : []),
     ...(status.stalled
       ? [`### Stalled at ${status.stalled.step}`, '', plain(stalledSentence(status.stalled)), '']
+      : []),
+    ...(status.paused
+      ? [
+          '### Paused',
+          '',
+          plain(pausedSentence(status.id, status.paused)),
+          '',
+          'From here: Update `resume` with `{"by": "<your name>"}`.',
+          '',
+        ]
       : []),
     ...(status.outcome ? [`Outcome: ${plain(status.outcome)}`, ''] : []),
     '### Steps',

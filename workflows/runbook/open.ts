@@ -26,6 +26,7 @@ import { Locks } from './locks';
 import { NodeMarks } from './node-marks';
 import { parentReporter } from './parent-report';
 import { listedSteps, type RunbookPlan } from './plan';
+import { Pauses } from './pauses';
 import { Progress } from './progress';
 import { DURABLE_NODE_MARKS, PARALLEL_READS, QUICK_DEAD_WORKER } from './revision';
 import { Runbook } from './runbook';
@@ -90,6 +91,11 @@ export async function openRunbook<P extends RunbookPlan>(
   showStalledWork(progress, policy);
   // Revision 2: an undo that keeps failing waits for the operator instead of ending the rollback at once.
   const undo = new Compensations(progress, plan.revision >= 2 ? decisions : undefined);
+  const pauses = new Pauses(progress, () =>
+    undo.unwinding
+      ? `${id} is undoing its work (an abort or a rollback): nothing holds it now, it ends once its undo steps ran.`
+      : undefined,
+  );
   const locks = new Locks();
   const marks = new NodeMarks();
   try {
@@ -99,7 +105,7 @@ export async function openRunbook<P extends RunbookPlan>(
     // Once the locks hold, no other runbook here can mark or unmark these nodes: the check is current.
     if (touches && patched(DURABLE_NODE_MARKS))
       await marks.markInFlight(touches.nodes, touches.what, startedBy);
-    return await script(new Runbook(plan, progress, decisions, undo, identity.predicted));
+    return await script(new Runbook(plan, progress, decisions, undo, identity.predicted, pauses));
   } catch (error) {
     throw await finish(error, progress, undo);
   } finally {

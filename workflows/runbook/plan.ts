@@ -17,6 +17,8 @@ export interface PlannedStep {
   readonly when?: string;
   /** An approval before something no decision can take back: four eyes unless the policy says otherwise. */
   readonly fourEyes?: boolean;
+  /** Why a pause never holds right before this step (it would prolong an outage): it holds at a later one. */
+  readonly noPauseBefore?: string;
 }
 
 export interface RunbookPlan {

@@ -1,5 +1,6 @@
 import type {
   Phase,
+  Paused,
   RecordedDecision,
   RefusedDecision,
   RunbookKind,
@@ -201,6 +202,31 @@ export class Progress {
     this.changed();
   }
 
+  pause(paused: Paused): void {
+    this.status.paused = paused;
+    this.changed();
+  }
+
+  /** The pause now holds at the boundary before `next`. */
+  holdPaused(next: string): void {
+    if (this.status.paused) this.status.paused = { ...this.status.paused, holdsBefore: next };
+    this.changed();
+  }
+
+  /** Ends the pause (who resumed it is the resume Update's input, in the history); resolves to it. */
+  resumeFromPause(): Paused {
+    const ended = this.status.paused as Paused;
+    this.status.paused = null;
+    this.changed();
+    return ended;
+  }
+
+  /** A decision taken elsewhere that stands for one here (a fleet's approval), on record as if sent here. */
+  recordDecision(decision: RecordedDecision): void {
+    this.status.decisions.push(decision);
+    this.changed();
+  }
+
   /** Leaves a wait that ended without a decision (a cancellation): from now on no decision fits. */
   leaveWait(): void {
     this.status.waiting = null;
@@ -211,6 +237,8 @@ export class Progress {
   end(phase: Exclude<Phase, 'running' | 'waiting'>, outcome?: string): void {
     this.status.phase = phase;
     this.status.waiting = null;
+    // A pause asked after the last boundary held nothing; the ended runbook is not paused.
+    if (this.status.paused) this.status.paused = null;
     if (outcome !== undefined) this.status.outcome = outcome;
     this.changed();
   }

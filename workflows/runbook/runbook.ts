@@ -1,7 +1,15 @@
 import { CancellationScope, isCancellation, patched } from '@temporalio/workflow';
-import type { PredictedVerdicts, RecordedDecision, RunbookStatus, WaitingVerdict } from '../contracts';
+import type {
+  FleetApproval,
+  PredictedVerdicts,
+  RecordedDecision,
+  RunbookStatus,
+  WaitingVerdict,
+} from '../contracts';
 import type { Compensations } from './compensation';
 import type { Decisions } from './decisions';
+import type { Pauses } from './pauses';
+import { evidenceHash } from './evidence';
 import { abortedBy, failureMessage, isAbort, isRefusal, isRollBack } from './failures';
 import type { ActionAt, ApprovalName, GateName, RunbookPlan, StepName, UndoName } from './plan';
 import { plannedStep } from './plan';
@@ -46,13 +54,26 @@ export type GateHandlers<A extends string> = Partial<
  * plan, so the compiler refuses a step, gate, action or undo the plan does not declare.
  */
 export class Runbook<P extends RunbookPlan> {
+  /** Each gate that was ok at its first look, with the hash of what that look saw. */
+  private readonly okAtFirstLook = new Map<string, string>();
+
   constructor(
     private readonly plan: P,
     private readonly progress: Progress,
     private readonly decisions: Decisions,
     private readonly compensations: Compensations,
     private readonly predicted: PredictedVerdicts = {},
+    private readonly pauses?: Pauses,
   ) {}
+
+  /**
+   * A step boundary before `name`: a pause in force holds here, except where the plan keeps going through
+   * (noPauseBefore) and while undo steps run. Nothing is awaited unless it holds.
+   */
+  private boundary(name: string): Promise<void> | undefined {
+    if (!this.pauses?.inForce() || this.compensations.unwinding) return undefined;
+    return this.pauses.hold(name, plannedStep(this.plan, name)?.noPauseBefore);
+  }
 
   /** Runs one named step. A failed activity waits for retry or abort: nothing moves on, nothing fails silently. */
   async step<T>(name: StepName<P>, run: () => Promise<T>, note?: (result: T) => string): Promise<T> {
@@ -110,6 +131,7 @@ export class Runbook<P extends RunbookPlan> {
       // A look its watch caused never passes the gate alone: the operator rechecks (the gate rule).
       const look = found.ok && watchedLook ? okNow(found) : found;
       if (look.ok) {
+        if (!waited) this.okAtFirstLook.set(name, okLookHash(name, look));
         this.progress.mark(name, 'done', look.note);
         return waited;
       }
@@ -179,6 +201,8 @@ export class Runbook<P extends RunbookPlan> {
     reason: string,
     options: ApprovalOptions<ActionAt<P, G>> = {},
   ): Promise<Exclude<ActionAt<P, G>, 'abort'>> {
+    const held = this.boundary(gate);
+    if (held) await held;
     const decision = await this.decisions.await(this.approvalRequest(gate, reason, options));
     return this.approved(gate, decision);
   }
@@ -211,6 +235,36 @@ export class Runbook<P extends RunbookPlan> {
   }
 
   /**
+   * Takes a fleet's approval for this one when every gate in `gates` was ok at its first look: the approval
+   * is marked done by its giver and recorded as their decision, with the hashes of those looks. False (and
+   * nothing recorded) when any of them waited: the node then asks its own approval.
+   */
+  approvedByFleet<G extends ApprovalName<P>>(
+    gate: G,
+    approval: FleetApproval,
+    gates: readonly GateName<P>[],
+  ): boolean {
+    const looks = gates.map((name) => ({ name, hash: this.okAtFirstLook.get(name) }));
+    if (looks.some((look) => look.hash === undefined)) return false;
+    const rested = looks.map((look) => `${look.name} ${look.hash}`).join(', ');
+    const given = `${approval.gate} of ${approval.runbook}`;
+    this.progress.recordDecision({
+      gate,
+      action: 'approve',
+      by: approval.by,
+      evidence: approval.evidence,
+      comment: `the fleet's approval (${given}); ok at first look: ${rested}`,
+      at: approval.at,
+    });
+    this.progress.mark(
+      gate,
+      'done',
+      `approved for the fleet by ${approval.by} (${given}, evidence ${approval.evidence}); ok at first look: ${rested}`,
+    );
+    return true;
+  }
+
+  /**
    * Like `approve`, while `watch` follows what the approval rests on. Once `watch` resolves (the evidence
    * changed), the approval ends undecided (no decision fits it any more) and resolves to that change.
    */
@@ -223,6 +277,8 @@ export class Runbook<P extends RunbookPlan> {
       remindAtOnce?: boolean;
     } = {},
   ): Promise<{ action: Exclude<ActionAt<P, G>, 'abort'> } | { changed: string }> {
+    const held = this.boundary(gate);
+    if (held) await held;
     const request = this.approvalRequest(gate, reason, options);
     const answer = await this.awaitWatching(request, watch, options.remindAtOnce ?? false);
     if ('changed' in answer) {
@@ -265,6 +321,8 @@ export class Runbook<P extends RunbookPlan> {
     run: () => Promise<T>,
     instead?: { action: string; says: string },
   ): Promise<T | InsteadTaken> {
+    const held = this.boundary(name);
+    if (held) await held;
     for (;;) {
       this.progress.mark(name, 'running');
       try {
@@ -295,6 +353,11 @@ export class Runbook<P extends RunbookPlan> {
 
 class InsteadTaken {
   constructor(readonly by: string) {}
+}
+
+/** The hash of an ok look, as a wait's evidence hash is made: the same look, the same hash. */
+function okLookHash(gate: string, look: Extract<Look, { ok: true }>): string {
+  return evidenceHash({ gate, verdict: 'ok', reason: look.note, actions: [], facts: look.elsewhere ?? [] });
 }
 
 /** An ok look a gate's watch caused: the gate waits for a recheck, saying it looks ok now. */

@@ -1,10 +1,11 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import { probePublicNames } from '../../../activities/probes';
-import { fleetOrderLine, startEdgeFlipFleet } from '../../../client/start-fleet';
+import { fleetOrderLine, fleetRulesLine, startEdgeFlipFleet } from '../../../client/start-fleet';
 import { seedEdgeFleet } from '../../../mesh/local/scenarios/edge-fleet';
 import { edgeFlipFleet } from '../../../workflows';
 import { runbookWorkflowId, type RunbookStatus } from '../../../workflows/contracts';
-import { fleetWorkflowId, type EdgeFlipFleetInputArg } from '../../../workflows/fleet/contracts';
+import { fleetWorkflowId, WAVES_GATE, type EdgeFlipFleetInputArg } from '../../../workflows/fleet/contracts';
+import { DEFAULT_FLEET_APPROVALS } from '../start/fleet-options';
 import { EXIT } from '../../errors';
 import { sendDecision } from '../decide/decision';
 import { DETACHED, exitForPhase } from '../exit-codes';
@@ -23,7 +24,8 @@ export function fleetDemoNodes(held: string): string[] {
 
 /**
  * Seeds four adopted nodes running caddy, the held one with route-proxy's leftovers, and starts one fleet
- * runbook that flips them to route-proxy one at a time, the first as the canary.
+ * runbook that flips them to route-proxy one at a time, the first as the canary, under the CLI's default
+ * approvals: the canary's, then one for the later nodes; the held node asks its own.
  */
 export async function startFleetDemo(
   session: DemoSession,
@@ -48,10 +50,15 @@ export async function startFleetDemo(
     module: MODULE,
     runbooks: seeded.map((s) => ({ ...s, module: MODULE, predecessor: 'caddy', startedBy: 'demo' })),
     waveSize: 1,
+    approvals: DEFAULT_FLEET_APPROVALS,
     startedBy: 'demo',
   };
   await startEdgeFlipFleet(session.rb.client, edgeFlipFleet, input, { taskQueue: session.rb.taskQueue });
   say(`started ${fleetWorkflowId(MODULE)}: edge-flip fleet, ${fleetOrderLine(input)}`);
+  say(`rules: ${fleetRulesLine(input)}`);
+  say(
+    `${DEFAULT_FLEET_APPROVALS} is the default: a clean fleet of any size needs two approvals, and a node that is not clean (${held}) still stops for its own`,
+  );
   return input;
 }
 
@@ -71,8 +78,8 @@ export async function followFleet(session: DemoSession, input: EdgeFlipFleetInpu
       return;
     }
     const node = waiting.gate;
-    const own = (await observe(session.rb, runbookWorkflowId(node))).status;
-    // The fleet itself waits (a node failed or rolled back): continue or abort is the fleet's.
+    const own = node === WAVES_GATE ? undefined : (await observe(session.rb, runbookWorkflowId(node))).status;
+    // The fleet itself waits (its waves' approval, a node failed or rolled back): the fleet decides.
     const target = own?.waiting ? runbookWorkflowId(node) : id;
     const at = own?.waiting ?? waiting;
     if (!session.yes && !process.stdin.isTTY)

@@ -1,4 +1,4 @@
-import { fleetOrderLine } from '../../../client/start-fleet';
+import { fleetOrderLine, fleetRulesLine } from '../../../client/start-fleet';
 import type { FleetPlanReport, PlanReport } from '../../../workflows/plan-report';
 import { printJson, printLine } from '../../output';
 import { forTerminal } from '../../terminal-text';
@@ -34,6 +34,7 @@ export async function printFleetPlan(
     kind: 'edge-flip',
     module: input.module,
     fleet: fleetOrderLine(input),
+    rules: fleetRulesLine(input),
     nodes: input.runbooks.map((runbook) => runbook.node),
     exitCode: worst(plans, unplanned.length > 0),
     plans,
@@ -43,6 +44,7 @@ export async function printFleetPlan(
   else {
     const shown = forTerminal(report);
     printLine(`plan: edge-flip fleet of ${shown.module}: ${shown.fleet} (exit ${shown.exitCode})`);
+    printLine(`rules: ${shown.rules}`);
     for (const plan of shown.plans) nodeOutcomeLines(plan).forEach((line) => printLine(line));
     for (const { node, problem } of shown.unplanned) printLine(`${node}: no plan could be made (${problem})`);
     printLine('');

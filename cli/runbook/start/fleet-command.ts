@@ -9,6 +9,9 @@ export const FleetOptionsSchema = z.object({
   allNodesWith: z.string().optional(),
   canary: z.string().optional(),
   waveSize: z.string().optional(),
+  approvals: z.string().optional(),
+  maxFailures: z.string().optional(),
+  maxParallel: z.string().optional(),
 });
 
 export function addFleetOptions(command: Command): Command {
@@ -19,7 +22,19 @@ export function addFleetOptions(command: Command): Command {
     )
     .option('--all-nodes-with <module>', 'a fleet of every node the module is assigned to (as mesh says)')
     .option('--canary <node>', "the fleet's node to flip first, alone (default: the first)")
-    .option('--wave-size <count>', 'how many nodes a fleet flips at once after the canary (default 1)');
+    .option('--wave-size <count>', 'how many nodes a fleet flips at once after the canary (default 1)')
+    .option(
+      '--approvals <policy>',
+      "who approves a fleet's later nodes: canary-then-waves (default: after the canary, one approval for the rest, each node clean at every gate's first look; any other asks its own), canary-only (the canary's approval stands for them), each-node",
+    )
+    .option(
+      '--max-failures <count>',
+      'later nodes that may fail or roll back before the fleet stops starting others and waits (default 0; the canary always pauses it)',
+    )
+    .option(
+      '--max-parallel <count>',
+      "at most this many of a wave's nodes run at once (default: the whole wave)",
+    );
 }
 
 /** The one node a single start flips; undefined for a fleet. Both, or neither: one sentence, exit 2. */

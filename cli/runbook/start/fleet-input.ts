@@ -9,7 +9,7 @@ import {
   fleetInputFrom,
   fleetOrder,
   nodeListOption,
-  waveSizeOption,
+  fleetRulesOption,
   type FleetOptions,
 } from './fleet-options';
 
@@ -22,10 +22,10 @@ export async function fleetInputFromMesh(
   options: Omit<EdgeFlipOptions, 'node'> & FleetOptions,
   startedBy: string,
 ): Promise<EdgeFlipFleetInputArg & { runbooks: EdgeFlipInput[] }> {
-  const waveSize = waveSizeOption(options.waveSize);
+  const rules = fleetRulesOption(options);
   const mesh = load.workerDeps().depsFromEnv().mesh;
   const nodes = await fleetNodes(mesh, options);
-  return fleetInputFrom(options, fleetOrder(nodes, options.canary), waveSize, startedBy);
+  return fleetInputFrom(options, fleetOrder(nodes, options.canary), rules, startedBy);
 }
 
 /** The nodes named, or every node the module is assigned to; each one known to mesh. */

@@ -1,6 +1,6 @@
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
 import { lastRunOf, needsClearing } from '../../../client/last-run';
-import { fleetOrderLine, startEdgeFlipFleet } from '../../../client/start-fleet';
+import { fleetOrderLine, fleetRulesLine, startEdgeFlipFleet } from '../../../client/start-fleet';
 import { predictedVerdicts } from '../../../client/start-runbook';
 import { runbookWorkflowId } from '../../../workflows/contracts';
 import { fleetWorkflowId } from '../../../workflows/fleet/contracts';
@@ -49,14 +49,25 @@ export async function launchFleet(
         if (error instanceof WorkflowExecutionAlreadyStartedError) throw await busy(rb, id, 'the fleet');
         throw error;
       }
-      const started = { id, kind: 'edge-flip', fleet: fleetOrderLine(input), taskQueue: rb.taskQueue, input };
+      const started = {
+        id,
+        kind: 'edge-flip',
+        fleet: fleetOrderLine(input),
+        rules: fleetRulesLine(input),
+        taskQueue: rb.taskQueue,
+        input,
+      };
       if (options.detach) {
         if (options.json) return printJson(started);
         printLine(`started ${id} (edge-flip fleet: ${started.fleet}) on task queue ${rb.taskQueue}`);
+        printLine(`rules: ${started.rules}`);
         return printLine(`follow it with \`mesh runbook watch ${id}\``);
       }
       if (options.json) printJsonLine({ event: 'started', ...started });
-      else printLine(`started ${id} (edge-flip fleet: ${started.fleet})`);
+      else {
+        printLine(`started ${id} (edge-flip fleet: ${started.fleet})`);
+        printLine(`rules: ${started.rules}`);
+      }
       const end = await follow(rb, id, { stopWhenWaiting: true, quiet: false, json: options.json });
       concludeFollow(end, options.json, exitForPhase);
     },

@@ -1,6 +1,10 @@
 import { NAME_PATTERN } from '../../../mesh/schemas';
 import type { EdgeFlipInput } from '../../../workflows/contracts';
-import type { EdgeFlipFleetInputArg } from '../../../workflows/fleet/contracts';
+import {
+  FLEET_APPROVALS,
+  type EdgeFlipFleetInputArg,
+  type FleetApprovals,
+} from '../../../workflows/fleet/contracts';
 import { UsageError } from '../../errors';
 import { edgeFlipInputFrom, type EdgeFlipOptions } from './edge-flip-input';
 
@@ -10,11 +14,22 @@ export interface FleetOptions {
   allNodesWith?: string | undefined;
   canary?: string | undefined;
   waveSize?: string | undefined;
+  approvals?: string | undefined;
+  maxFailures?: string | undefined;
+  maxParallel?: string | undefined;
 }
 
 /** Whether the options ask for a fleet rather than one node. */
 export function asksForFleet(options: FleetOptions): boolean {
-  return [options.nodes, options.allNodesWith, options.canary, options.waveSize].some((o) => o !== undefined);
+  return [
+    options.nodes,
+    options.allNodesWith,
+    options.canary,
+    options.waveSize,
+    options.approvals,
+    options.maxFailures,
+    options.maxParallel,
+  ].some((o) => o !== undefined);
 }
 
 /** `--nodes a,b,c` as a list: every name valid, none empty, none twice. */
@@ -50,13 +65,70 @@ export function fleetOrder(nodes: string[], canary: string | undefined): string[
 
 export function waveSizeOption(given: string | undefined): number {
   if (given === undefined) return 1;
-  const size = Number(given);
-  if (!/^\d+$/.test(given) || !Number.isSafeInteger(size) || size < 1)
+  return countOption(
+    '--wave-size',
+    given,
+    1,
+    'For example --wave-size 2 (the canary always runs alone first).',
+  );
+}
+
+/** The CLI's default: two approvals for a clean fleet (the canary's, then the waves'), four eyes on both. */
+export const DEFAULT_FLEET_APPROVALS: FleetApprovals = 'canary-then-waves';
+
+export function approvalsOption(given: string | undefined): FleetApprovals {
+  if (given === undefined) return DEFAULT_FLEET_APPROVALS;
+  const known = FLEET_APPROVALS.find((policy) => policy === given);
+  if (known === undefined)
     throw new UsageError(
-      `--wave-size "${given}" is invalid: it must be a whole number of nodes, at least 1.`,
-      'For example --wave-size 2 (the canary always runs alone first).',
+      `--approvals "${given}" is not a fleet approval policy; the policies are ${FLEET_APPROVALS.join(', ')}.`,
+      `For example --approvals ${DEFAULT_FLEET_APPROVALS} (the default), or each-node for one approval per node.`,
     );
-  return size;
+  return known;
+}
+
+/** `--max-failures N`: how many later nodes may fail or roll back before the fleet pauses (default 0). */
+export function maxFailuresOption(given: string | undefined): number | undefined {
+  if (given === undefined) return undefined;
+  return countOption(
+    '--max-failures',
+    given,
+    0,
+    'For example --max-failures 2 (the third bad end pauses the fleet).',
+  );
+}
+
+/** `--max-parallel N`: at most this many of a wave's nodes run at once (default: the whole wave). */
+export function maxParallelOption(given: string | undefined): number | undefined {
+  if (given === undefined) return undefined;
+  return countOption('--max-parallel', given, 1, 'For example --wave-size 10 --max-parallel 3.');
+}
+
+function countOption(flag: string, given: string, least: number, example: string): number {
+  const count = Number(given);
+  if (!/^\d+$/.test(given) || !Number.isSafeInteger(count) || count < least)
+    throw new UsageError(
+      `${flag} "${given}" is invalid: it must be a whole number of nodes, at least ${least}.`,
+      example,
+    );
+  return count;
+}
+
+/** How a fleet runs its nodes after the canary, as the options give it. */
+export type FleetRules = Pick<
+  EdgeFlipFleetInputArg,
+  'waveSize' | 'approvals' | 'maxFailures' | 'maxParallel'
+>;
+
+export function fleetRulesOption(options: FleetOptions): FleetRules {
+  const maxFailures = maxFailuresOption(options.maxFailures);
+  const maxParallel = maxParallelOption(options.maxParallel);
+  return {
+    waveSize: waveSizeOption(options.waveSize),
+    approvals: approvalsOption(options.approvals),
+    ...(maxFailures !== undefined ? { maxFailures } : {}),
+    ...(maxParallel !== undefined ? { maxParallel } : {}),
+  };
 }
 
 /**
@@ -95,7 +167,7 @@ export function addressFor(flag: string, given: string, node: string, nodes: str
 export function fleetInputFrom(
   options: Omit<EdgeFlipOptions, 'node'>,
   order: string[],
-  waveSize: number,
+  rules: FleetRules,
   startedBy: string,
 ): EdgeFlipFleetInputArg & { runbooks: EdgeFlipInput[] } {
   const runbooks = order.map((node) =>
@@ -124,7 +196,7 @@ export function fleetInputFrom(
       (r) => r.predecessorMarker,
     );
   }
-  return { module: options.module, runbooks, waveSize, startedBy };
+  return { module: options.module, runbooks, ...rules, startedBy };
 }
 
 /** An address as a probe reaches it: `HTTP://127.1:80` and `http://127.0.0.1` are one URL. */
