@@ -4,6 +4,7 @@ import { stalledSentence } from '../../workflows/runbook/stalled-words';
 import { everyRun, formatDuration, STEP_MARK } from '../../workflows/runbook/step-marks';
 import { colour } from '../output';
 import { isTerminal } from './exit-codes';
+import { bigFleetLines, bigFleetSteps } from './fleet-lines';
 import { decisionSections, waitingBlock } from './render-gate';
 
 /** Pure renderers for runbook status: every function takes `now` so tests pin the clock. */
@@ -90,9 +91,12 @@ export function outcomeLine(status: RunbookStatus): string | undefined {
 export function renderStatus(status: RunbookStatus, now: Date): string[] {
   const width = Math.max(0, ...status.steps.map((step) => step.name.length));
   const live = !isTerminal(status.phase);
+  const big = bigFleetSteps(status);
   const lines = [
     headerLine(status),
-    ...status.steps.flatMap(everyRun).map((step) => `  ${stepLine(step, now, width, live)}`),
+    ...(big
+      ? bigFleetLines(big, (step) => stepLine(step, now, width, live))
+      : status.steps.flatMap(everyRun).map((step) => `  ${stepLine(step, now, width, live)}`)),
   ];
   if (status.steps.length === 0)
     lines.push(colour.dim('  (no step details: no worker answered its status query)'));
