@@ -14,7 +14,7 @@ const clock = (iso: string) => `${iso.slice(11, 19)} UTC`;
 
 /**
  * Pause and resume at will (the `pause` and `resume` Updates): a pause holds the runbook at its next step
- * boundary, never inside a step, and never at a boundary its plan keeps going through (`boundary` is told
+ * boundary, never inside a step, and never at a boundary its plan keeps going through (`hold` is told
  * so); `resume` lets it go on. While it holds, a cancellation (abort) still ends it, its undo steps run.
  */
 export class Pauses {
