@@ -25,9 +25,11 @@ function shell(
   line: string,
   binDir: string,
 ): { child: Shell; output: () => string; exited: Promise<number | null> } {
+  // Its own process group, so a demo that does not stop can be killed with its dev server and worker.
   const child = spawn('bash', ['-c', `exec ${line}`], {
     env: { ...process.env, PATH: `${binDir}:${process.env.PATH ?? ''}` },
     stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
   });
   let output = '';
   child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
@@ -56,9 +58,13 @@ describe('mesh runbook demo: resets its state, and says the command that really 
 
   after(async () => {
     if (running && running.exitCode === null) {
-      const gone = new Promise((resolve) => running?.once('close', resolve));
-      running.kill('SIGINT');
+      const demo = running;
+      const gone = new Promise((resolve) => demo.once('close', resolve));
+      demo.kill('SIGINT');
+      // A demo that has not stopped 30 s after SIGINT would hold this file open: its group goes.
+      const late = setTimeout(() => demo.pid && process.kill(-demo.pid, 'SIGKILL'), 30_000);
       await gone;
+      clearTimeout(late);
     }
     await removeNodeContainers([node, earlierNode, forgeNode]);
     await scratch.cleanup();

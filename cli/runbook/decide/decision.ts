@@ -11,6 +11,7 @@ import { orUnknown, type RunbookClient } from '../client';
 import { askStatus, observe } from '../observe';
 import { renderStatus } from '../render';
 import { decidingOnBlock, decisionLine, whoDecided } from '../render-gate';
+import { sendUntilProcessed } from './unprocessed';
 
 const UPDATE_MS = 30_000;
 
@@ -75,7 +76,9 @@ export async function sendDecision(
   }
   let recorded;
   try {
-    recorded = await rb.within(UPDATE_MS, () => handle.executeUpdate(decideUpdate, { args: [sent] }));
+    recorded = await rb.within(UPDATE_MS, () =>
+      sendUntilProcessed(() => handle.executeUpdate(decideUpdate, { args: [sent] })),
+    );
   } catch (error) {
     if (error instanceof WorkflowUpdateFailedError) {
       throw new UsageError(

@@ -13,6 +13,7 @@ import {
 import { UsageError } from '../../errors';
 import { orUnknown, type RunbookClient } from '../client';
 import { endedRunbook, untakenDecision } from './decision';
+import { sendUntilProcessed } from './unprocessed';
 
 const UPDATE_MS = 30_000;
 
@@ -42,7 +43,7 @@ async function send(
       `No worker polls task queue ${described.taskQueue}, so ${id} cannot take a ${doing} now; start one with \`mesh runbook worker\` and ${doing} again.`,
     );
   try {
-    return await rb.within(UPDATE_MS, () => update(handle));
+    return await rb.within(UPDATE_MS, () => sendUntilProcessed(() => update(handle)));
   } catch (error) {
     if (error instanceof WorkflowUpdateFailedError)
       throw new UsageError(
