@@ -12,13 +12,13 @@ import { MAX_REMINDER_BACKOFF, REMINDER_BACKOFF } from './revision';
 export const DECISION_REJECTED = 'DecisionRejected';
 
 /** A refusal carries its sentence only: the Web UI's Update dialog shows it, not the worker's file paths. */
-function reject(message: string): never {
+export function reject(message: string): never {
   const refusal = ApplicationFailure.nonRetryable(message, DECISION_REJECTED);
   refusal.stack = '';
   throw refusal;
 }
 
-function clockOf(iso: string): string {
+export function clockOf(iso: string): string {
   return `${iso.slice(11, 19)} UTC`;
 }
 

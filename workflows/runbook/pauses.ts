@@ -1,16 +1,8 @@
-import { ApplicationFailure, condition, setHandler } from '@temporalio/workflow';
+import { condition, setHandler } from '@temporalio/workflow';
 import { firstIssue } from '../../mesh/zod-issue';
 import { PauseRequest, pauseUpdate, ResumeRequest, resumeUpdate, type Paused } from '../contracts';
-import { DECISION_REJECTED } from './decisions';
+import { clockOf, reject } from './decisions';
 import type { Progress } from './progress';
-
-function reject(message: string): never {
-  const refusal = ApplicationFailure.nonRetryable(message, DECISION_REJECTED);
-  refusal.stack = '';
-  throw refusal;
-}
-
-const clock = (iso: string) => `${iso.slice(11, 19)} UTC`;
 
 /**
  * Pause and resume at will (the `pause` and `resume` Updates): a pause holds the runbook at its next step
@@ -40,7 +32,7 @@ export class Pauses {
           if (refused) reject(refused);
           if (now)
             reject(
-              `${this.progress.status.id} is already paused by ${now.by} since ${clock(now.at)} (${now.reason}); resume it first.`,
+              `${this.progress.status.id} is already paused by ${now.by} since ${clockOf(now.at)} (${now.reason}); resume it first.`,
             );
         },
         description: 'Hold at the next step boundary: by (who), reason (why).',

@@ -12,6 +12,11 @@ export interface CliDecision {
   json: boolean;
 }
 
+/** Where the CLI's `by` came from: `--as`, else the OS user. */
+export function identityOf(as: string | undefined): 'as-flag' | 'os-user' {
+  return as !== undefined ? 'as-flag' : 'os-user';
+}
+
 /**
  * Sends one decision for `approve` and `decide`: who is the --as user or the OS user, and the decision says
  * which; the evidence is --evidence, else the hash of the gate as the runbook shows it now (printed before
@@ -22,7 +27,7 @@ export async function decideAs(input: CliDecision): Promise<void> {
   const decision: Decision = {
     action: input.action,
     by,
-    identity: input.as !== undefined ? 'as-flag' : 'os-user',
+    identity: identityOf(input.as),
     ...(input.gate ? { gate: input.gate } : {}),
     ...(input.evidence ? { evidence: input.evidence } : {}),
     ...(input.comment ? { comment: input.comment } : {}),

@@ -38,6 +38,41 @@ export function untakenDecision(id: string, seconds: number, taskQueue: string):
   return `No worker took the decision for ${id} within ${seconds} s; the server keeps it, and the runbook takes or refuses it once a worker polls task queue ${taskQueue} again: check with \`mesh runbook status ${id}\` before you decide again.`;
 }
 
+/** The runbook's handle and description while it runs and a worker polls its queue; else one sentence. */
+export async function runningRunbook(rb: RunbookClient, id: string, verb: string, what: string) {
+  const handle = rb.client.workflow.getHandle(id);
+  const described = await orUnknown(id, rb.target, () => rb.within(10_000, () => handle.describe()));
+  if (described.status.name !== 'RUNNING') throw endedRunbook(id, described.status.name, verb);
+  if (!(await rb.hasWorker(described.taskQueue))) {
+    throw new Error(
+      `No worker polls task queue ${described.taskQueue}, so ${id} cannot take ${what} now; start one with \`mesh runbook worker\` and ${verb} again.`,
+    );
+  }
+  return { handle, described };
+}
+
+/**
+ * Sends one Update to a running runbook (again when the server refused it unprocessed). The runbook's
+ * refusal is its own sentence with `suggestion` (exit 2); no worker in time, or the run gone, says so.
+ */
+export async function sendUpdate<T>(
+  rb: RunbookClient,
+  to: { id: string; taskQueue: string; verb: string },
+  suggestion: string,
+  send: () => Promise<T>,
+): Promise<T> {
+  try {
+    return await rb.within(UPDATE_MS, () => sendUntilProcessed(send));
+  } catch (error) {
+    if (error instanceof WorkflowUpdateFailedError)
+      throw new UsageError(error.cause?.message ?? error.message, suggestion);
+    if (error instanceof WorkflowUpdateRPCTimeoutOrCancelledError)
+      throw new Error(untakenDecision(to.id, UPDATE_MS / 1000, to.taskQueue));
+    if (error instanceof WorkflowNotFoundError) throw endedRunbook(to.id, 'meanwhile', to.verb);
+    throw error;
+  }
+}
+
 /**
  * Sends one decision as the runbook's `decide` Update. The runbook is the judge: its validator refuses a
  * decision that fits no waiting gate, its handler one on stale evidence, by an approver the policy does not
@@ -52,14 +87,7 @@ export async function sendDecision(
   decision: Decision,
   json: boolean,
 ): Promise<void> {
-  const handle = rb.client.workflow.getHandle(id);
-  const described = await orUnknown(id, rb.target, () => rb.within(10_000, () => handle.describe()));
-  if (described.status.name !== 'RUNNING') throw endedRunbook(id, described.status.name, 'decide');
-  if (!(await rb.hasWorker(described.taskQueue))) {
-    throw new Error(
-      `No worker polls task queue ${described.taskQueue}, so ${id} cannot take a decision now; start one with \`mesh runbook worker\` and decide again.`,
-    );
-  }
+  const { handle, described } = await runningRunbook(rb, id, 'decide', 'a decision');
   let decidedOn: Waiting | undefined;
   let sent = decision;
   if (decision.evidence === undefined) {
@@ -74,24 +102,12 @@ export async function sendDecision(
         );
     }
   }
-  let recorded;
-  try {
-    recorded = await rb.within(UPDATE_MS, () =>
-      sendUntilProcessed(() => handle.executeUpdate(decideUpdate, { args: [sent] })),
-    );
-  } catch (error) {
-    if (error instanceof WorkflowUpdateFailedError) {
-      throw new UsageError(
-        error.cause?.message ?? error.message,
-        `See what ${id} waits for, and its evidence, with \`mesh runbook status ${id}\`.`,
-      );
-    }
-    if (error instanceof WorkflowUpdateRPCTimeoutOrCancelledError) {
-      throw new Error(untakenDecision(id, UPDATE_MS / 1000, described.taskQueue));
-    }
-    if (error instanceof WorkflowNotFoundError) throw endedRunbook(id, 'meanwhile', 'decide');
-    throw error;
-  }
+  const recorded = await sendUpdate(
+    rb,
+    { id, taskQueue: described.taskQueue, verb: 'decide' },
+    `See what ${id} waits for, and its evidence, with \`mesh runbook status ${id}\`.`,
+    () => handle.executeUpdate(decideUpdate, { args: [sent] }),
+  );
   const next = await observe(rb, id);
   if (json) return printJson({ decidedOn: decidedOn ?? null, recorded, status: next.status ?? null });
   printLine(`recorded: ${decisionLine(forTerminal(recorded))}`);

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { printJson, printLine } from '../../output';
 import { operator, resolveRunbookId } from '../kinds';
 import { load } from '../lazy';
+import { identityOf } from './decide-as';
 import { parseOptions } from '../options';
 
 const PauseInput = z.object({
@@ -12,11 +13,7 @@ const PauseInput = z.object({
   json: z.boolean().default(false),
 });
 
-const ResumeInput = z.object({
-  id: z.string().min(1),
-  as: z.string().min(1).optional(),
-  json: z.boolean().default(false),
-});
+const ResumeInput = PauseInput.omit({ reason: true });
 
 export function registerPause(runbook: Command): void {
   runbook
@@ -33,7 +30,7 @@ export function registerPause(runbook: Command): void {
       const request = {
         by,
         reason: input.reason,
-        identity: input.as !== undefined ? ('as-flag' as const) : ('os-user' as const),
+        identity: identityOf(input.as),
       };
       const runbookId = resolveRunbookId(input.id);
       const { withClient } = load.client();
@@ -59,7 +56,7 @@ export function registerResume(runbook: Command): void {
     .action(async (id: string, options: object) => {
       const input = parseOptions(ResumeInput, { id, ...options }, ['id']);
       const by = operator(input.as);
-      const request = { by, identity: input.as !== undefined ? ('as-flag' as const) : ('os-user' as const) };
+      const request = { by, identity: identityOf(input.as) };
       const runbookId = resolveRunbookId(input.id);
       const { withClient } = load.client();
       await withClient(
