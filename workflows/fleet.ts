@@ -14,6 +14,7 @@ import {
   type EdgeFlipFleetInputArg,
 } from './fleet/contracts';
 import { approvalAfterCanary } from './fleet/approvals';
+import { continueTheFleet, pastHalfTheBound } from './fleet/history-bound';
 import { FleetNodes } from './fleet/nodes';
 import { settings } from './runbook/activities';
 import { Decisions } from './runbook/decisions';
@@ -30,6 +31,7 @@ import { searchAttributePublisher } from './runbook/visibility';
  * node; a node that fails or rolls back pauses the fleet for continue or abort, unless the failure budget
  * (`maxFailures`, never the canary) still covers it. After the canary, `approvals` says whether the later
  * nodes ask their own approval (FLEET_APPROVALS). Abort cancels the running nodes (their undo steps run).
+ * Past half its history bound, it continues as new between node starts, once no node runs (history-bound.ts).
  */
 export async function edgeFlipFleet(rawInput: EdgeFlipFleetInputArg): Promise<RunbookStatus> {
   const input = parseInput(EdgeFlipFleetInput, rawInput);
@@ -43,6 +45,7 @@ export async function edgeFlipFleet(rawInput: EdgeFlipFleetInputArg): Promise<Ru
       startedBy: input.startedBy,
     },
     order,
+    input.carried?.status,
   );
   setHandler(statusQuery, () => progress.status);
   const searchAttributes = searchAttributePublisher();
@@ -51,17 +54,20 @@ export async function edgeFlipFleet(rawInput: EdgeFlipFleetInputArg): Promise<Ru
     setCurrentDetails(renderDetails(status));
   });
   const decisions = new Decisions(progress, await settings.runbookPolicy());
-  const nodes = new FleetNodes(progress);
+  const nodes = new FleetNodes(progress, input.carried?.ended);
   const pauses = new Pauses(progress);
 
   const [canary, ...later] = order;
   const { maxParallel } = input;
   try {
-    let approval: FleetApproval | undefined;
+    let approval: FleetApproval | undefined = input.carried?.approval;
     for (const [index, wave] of waves(input).entries()) {
+      // A run the fleet continued as goes on with the first node no run started.
+      const unstarted = wave.filter((runbook) => !nodes.started(runbook.node));
+      if (unstarted.length === 0) continue;
       await supervise(() => nodes.running() === 0);
       // Only inputs that name a fleet approval policy or a bound ask or wait here: older fleets replay as they ran.
-      if (index === 1 && input.approvals !== undefined && canary !== undefined)
+      if (index === 1 && !input.carried && input.approvals !== undefined && canary !== undefined)
         approval = await approvalAfterCanary(
           input.approvals,
           { decisions, progress },
@@ -73,7 +79,11 @@ export async function edgeFlipFleet(rawInput: EdgeFlipFleetInputArg): Promise<Ru
             later,
           },
         );
-      for (const runbook of wave) {
+      for (const runbook of unstarted) {
+        if (index > 0 && pastHalfTheBound(input)) {
+          await supervise(() => nodes.running() === 0);
+          await continueTheFleet(input, { progress, nodes, approval });
+        }
         // A pause holds here, between node starts: the nodes already running go on (pause them on themselves).
         if (pauses.inForce()) {
           progress.holdPaused(runbook.node);

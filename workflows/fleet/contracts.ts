@@ -1,7 +1,15 @@
 import type { SignalDefinition } from '@temporalio/common';
 import { z } from 'zod';
 import { Name } from '../../mesh/schemas';
-import { EdgeFlipInput, Phase, runbookWorkflowId, Waiting, type RunbookKind } from '../contracts';
+import {
+  EdgeFlipInput,
+  FleetApproval,
+  Phase,
+  RunbookStatus,
+  runbookWorkflowId,
+  Waiting,
+  type RunbookKind,
+} from '../contracts';
 
 /**
  * Wire names of fleet runbooks: a parent runbook that runs one kind's per-node runbook as a child workflow
@@ -15,6 +23,37 @@ export const FLEET_NODE = 'fleet';
 export function fleetWorkflowId(module: string): string {
   return runbookWorkflowId(`${FLEET_NODE}-${module}`);
 }
+
+/**
+ * The fleet's history bound: a run continues as new at the first node start after its history passed half
+ * of it, once its running nodes ended, so no run nears Temporal's warning (10,240 events) or limit (51,200).
+ */
+export const FLEET_HISTORY_BOUND = 10_000;
+/** What one node adds to its fleet's history at most when it runs clean (111 events for 3 nodes, 15 fixed). */
+export const FLEET_EVENTS_PER_NODE = 32;
+/** The most nodes that may run at once and still leave the bound's second half for them to end in. */
+export const FLEET_MOST_AT_ONCE = Math.floor(FLEET_HISTORY_BOUND / 2 / FLEET_EVENTS_PER_NODE);
+
+/** How a node that ran in an earlier run of the fleet ended; no node runs across a continue-as-new. */
+export const FleetNodeEnd = z.strictObject({
+  node: Name,
+  phase: Phase.exclude(['running', 'waiting']),
+  outcome: z.string(),
+  /** The operator answered the pause its bad end caused, or the failure budget covered it. */
+  acknowledged: z.boolean(),
+});
+export type FleetNodeEnd = z.infer<typeof FleetNodeEnd>;
+
+/** What a fleet hands the run it continues as: where it stands, so it goes on as one fleet. */
+export const FleetCarried = z.strictObject({
+  status: RunbookStatus,
+  ended: z.array(FleetNodeEnd),
+  /** The approval the later nodes run on (canary-then-waves, canary-only), once given. */
+  approval: FleetApproval.optional(),
+  /** How many runs came before this one. */
+  runs: z.number().int().min(1),
+});
+export type FleetCarried = z.infer<typeof FleetCarried>;
 
 export const EdgeFlipFleetInput = z
   .strictObject({
@@ -30,7 +69,11 @@ export const EdgeFlipFleetInput = z
     maxFailures: z.number().int().min(0).optional(),
     /** At most this many of a wave's nodes run at once. Absent: the whole wave. */
     maxParallel: z.number().int().min(1).optional(),
+    /** History events a run of the fleet stays under (FLEET_HISTORY_BOUND); a test sets a small one. */
+    historyBound: z.number().int().min(100).optional(),
     startedBy: z.string().min(1),
+    /** Present in a run the fleet continued as new: where the runs before left it. */
+    carried: FleetCarried.optional(),
   })
   .refine((i) => new Set(i.runbooks.map((r) => r.node)).size === i.runbooks.length, {
     path: ['runbooks'],

@@ -25,7 +25,7 @@ import { failureMessage } from '../runbook/failures';
 import type { Progress } from '../runbook/progress';
 import { runbookQueue } from '../runbook/queue';
 import { MESH_KIND, MESH_MODULE, MESH_NODE, MESH_PHASE } from '../search-attributes';
-import { childReportSignal, type ChildReport } from './contracts';
+import { childReportSignal, type ChildReport, type FleetNodeEnd } from './contracts';
 
 type Ended = Exclude<Phase, 'running' | 'waiting'>;
 
@@ -51,7 +51,13 @@ export class FleetNodes {
   /** Every child starts in here, so an abort decided at the fleet cancels exactly the running ones. */
   private readonly children = new CancellationScope();
 
-  constructor(private readonly progress: Progress) {
+  /** `ended`: the nodes earlier runs of the fleet started, as they ended (a fleet continued as new). */
+  constructor(
+    private readonly progress: Progress,
+    ended: readonly FleetNodeEnd[] = [],
+  ) {
+    for (const { node, phase, outcome, acknowledged } of ended)
+      this.runs.set(node, { node, ended: { phase, outcome }, acknowledged, settled: Promise.resolve() });
     setHandler(childReportSignal, (report) => {
       const run = this.runs.get(report.node);
       if (!run || run.ended || (run.last && run.last.seq >= report.seq)) return;
@@ -85,6 +91,18 @@ export class FleetNodes {
     } catch (error) {
       this.end(run, 'failed', `${runbookWorkflowId(node)} did not start: ${failureMessage(error)}`);
     }
+  }
+
+  /** Whether this fleet started the node already, in this run or one before. */
+  started(node: string): boolean {
+    return this.runs.has(node);
+  }
+
+  /** Every node started so far, as it ended: what a run the fleet continues as needs. Only when none runs. */
+  ends(): FleetNodeEnd[] {
+    return [...this.runs.values()].flatMap(({ node, ended, acknowledged }) =>
+      ended ? [{ node, ...ended, acknowledged }] : [],
+    );
   }
 
   /** The first node that waits at a gate now (by start order), with what it waits for. */

@@ -42,12 +42,14 @@ export class Progress {
   /** Steps the plan does not list, in the order they first appeared. */
   private readonly unplanned: string[] = [];
 
+  /** `carried`: the status a run continued as new from (a fleet past its history bound) goes on from there. */
   constructor(
     identity: { id: string; kind: RunbookKind; node: string; module: string; startedBy: string },
     plan: readonly string[],
+    carried?: RunbookStatus,
   ) {
     this.planned = new Set(plan);
-    this.status = {
+    this.status = carried ?? {
       ...identity,
       phase: 'running',
       waiting: null,
@@ -55,6 +57,7 @@ export class Progress {
       decisions: [],
       refused: [],
     };
+    this.unplanned.push(...this.status.steps.map((s) => s.name).filter((name) => !this.planned.has(name)));
     logContext.node = identity.node;
     logContext.module = identity.module;
   }

@@ -190,3 +190,10 @@ export const GATES_WATCH_CONTAINERS = 'gates-watch-containers';
  * quick changes the watch pauses (1 to 30 min). Runbooks recorded before ask once and wait for a recheck.
  */
 export const OLD_DATA_APPROVAL_WATCHES_USERS = 'old-data-approval-watches-users';
+
+/**
+ * A fleet whose history passed half its bound lets its running nodes end, starts no other, and continues as
+ * new with where it stands (workflows/fleet/history-bound.ts). Asked only once a run is past that point,
+ * so fleets recorded before, which never got there, replay without the marker.
+ */
+export const FLEET_CONTINUE_AS_NEW = 'fleet-continue-as-new';
