@@ -1,7 +1,7 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
-import { Client, type WorkflowHandle } from '@temporalio/client';
+import { Client, type WorkflowHandle, type WorkflowHandleWithFirstExecutionRunId } from '@temporalio/client';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { DefaultLogger, Runtime, Worker } from '@temporalio/worker';
@@ -57,6 +57,8 @@ interface Story {
   drive(handle: WorkflowHandle, client: Client, mesh: LocalMesh): Promise<void>;
   /** Other runs the story started (a fleet's nodes) whose histories are recorded too: file → workflow id. */
   children?: Record<string, string>;
+  /** The file the story's first run goes to when it continued as new (the story's file gets the last run). */
+  firstRun?: string;
   /** The nodes the story seeds besides `node`, whose containers go after it. */
   nodes?: string[];
   /** The phase the runbook ends in; completed unless said. */
@@ -213,6 +215,33 @@ const STORIES: Story[] = [
     },
   },
   {
+    // canary-then-waves past a history bound of 100 events: the canary and the waves' approval fill half of
+    // the first run, which continues as new before the first later node; the last run flips the two others.
+    file: 'edge-flip-fleet-continued.json',
+    firstRun: 'edge-flip-fleet-continued.first-run.json',
+    node: 'hist-bound-canary',
+    nodes: ['hist-bound-b', 'hist-bound-c'],
+    async start(client, mesh, node) {
+      const runbooks = await fleetRunbooks(mesh, [node, 'hist-bound-b', 'hist-bound-c'], undefined);
+      const input = {
+        module: 'route-proxy',
+        runbooks,
+        approvals: 'canary-then-waves' as const,
+        historyBound: 100,
+        startedBy: 'recorder',
+      };
+      return startEdgeFlipFleet(client, edgeFlipFleet, input, { taskQueue: TASK_QUEUE });
+    },
+    async drive(fleet, client) {
+      await statusWhen(fleet, waitingAt('hist-bound-canary'), 120_000);
+      const canary = client.workflow.getHandle(runbookWorkflowId('hist-bound-canary'));
+      await statusWhen(canary, waitingAt('approve-stop-predecessor'), 120_000);
+      await decide(canary, 'approve', undefined, 'reviewer');
+      await statusWhen(fleet, waitingAt('approve-waves'), 120_000);
+      await decide(fleet, 'approve', undefined, 'reviewer');
+    },
+  },
+  {
     // The edge flip of a node whose predecessor does not run: refused at preflight, it ends there.
     file: 'edge-flip-refused.json',
     node: 'hist-refused',
@@ -299,6 +328,12 @@ async function recreateAtGateApply(handle: WorkflowHandle): Promise<void> {
   await decide(handle, 'recreate', undefined, 'recorder');
 }
 
+function firstRunId(handle: WorkflowHandle): string {
+  const runId = (handle as Partial<WorkflowHandleWithFirstExecutionRunId>).firstExecutionRunId;
+  if (runId === undefined) throw new Error(`${handle.workflowId}: its start did not say its first run`);
+  return runId;
+}
+
 async function record(client: Client, mesh: LocalMesh, story: Story): Promise<string> {
   const handle = await story.start(client, mesh, story.node);
   await story.drive(handle, client, mesh);
@@ -307,11 +342,15 @@ async function record(client: Client, mesh: LocalMesh, story: Story): Promise<st
     async () => (await handle.query(statusQuery)).phase,
   );
   if (phase !== (story.ends ?? 'completed')) throw new Error(`${story.file}: the runbook ended ${phase}`);
-  const runs = { [story.file]: handle.workflowId, ...story.children };
+  const runs: Record<string, [string, string?]> = {
+    [story.file]: [handle.workflowId],
+    ...(story.firstRun ? { [story.firstRun]: [handle.workflowId, firstRunId(handle)] } : {}),
+    ...Object.fromEntries(Object.entries(story.children ?? {}).map(([file, id]) => [file, [id]])),
+  };
   const written: string[] = [];
-  for (const [file, workflowId] of Object.entries(runs)) {
+  for (const [file, [workflowId, runId]] of Object.entries(runs)) {
     const path = join(OUT, file);
-    const history = await client.workflow.getHandle(workflowId).fetchHistory();
+    const history = await client.workflow.getHandle(workflowId, runId).fetchHistory();
     await writeFile(path, `${historyToJSON(history)}\n`);
     // A history that does not replay against the code that wrote it is not worth committing.
     await Worker.runReplayHistory(workflowsFromSource(), history, workflowId);
@@ -398,7 +437,7 @@ void main().then(
 );
 
 /** Seeds a fleet's nodes running caddy (`held` with route-proxy's leftovers); each node's edge-flip input. */
-async function fleetRunbooks(mesh: LocalMesh, nodes: string[], held: string) {
+async function fleetRunbooks(mesh: LocalMesh, nodes: string[], held: string | undefined) {
   const seeds = [];
   for (const node of nodes)
     seeds.push({

@@ -13,7 +13,7 @@ import {
   type EdgeFlipInput,
   type RunbookStatus,
 } from '../../workflows/contracts';
-import { fleetWorkflowId } from '../../workflows/fleet/contracts';
+import { fleetWorkflowId, type EdgeFlipFleetInputArg } from '../../workflows/fleet/contracts';
 
 /**
  * Histories recorded by scripts/record-histories.ts (real runs on a dev server), replayed against the
@@ -150,6 +150,28 @@ describe('the runbooks replay their committed histories', () => {
       );
     assert.equal(acceptedUpdates(history), 1, 'the waves were approved once, at the fleet');
     await Worker.runReplayHistory(current(), history, fleetWorkflowId('route-proxy'));
+  });
+
+  it('edge-flip-fleet-continued.first-run.json and .json (a fleet past its history bound continues as new; the last run goes on) replay', async () => {
+    const childrenOf = (history: History) =>
+      (history.events ?? []).flatMap((e) => {
+        const id = e.startChildWorkflowExecutionInitiatedEventAttributes?.workflowId;
+        return id ? [id] : [];
+      });
+    const first = readHistory('edge-flip-fleet-continued.first-run.json');
+    assert.ok(first.events?.at(-1)?.workflowExecutionContinuedAsNewEventAttributes, 'it continued as new');
+    assert.deepEqual(childrenOf(first), ['hist-bound-canary', 'hist-bound-b'].map(runbookWorkflowId));
+    const last = readHistory('edge-flip-fleet-continued.json');
+    const payload = last.events?.[0]?.workflowExecutionStartedEventAttributes?.input?.payloads?.[0];
+    const carried = payload && defaultPayloadConverter.fromPayload<EdgeFlipFleetInputArg>(payload).carried;
+    assert.deepEqual(
+      carried?.ended.map((end) => `${end.node} ${end.phase}`),
+      ['hist-bound-canary completed', 'hist-bound-b completed'],
+    );
+    assert.equal(carried?.approval?.gate, 'approve-waves');
+    assert.deepEqual(childrenOf(last), [runbookWorkflowId('hist-bound-c')]);
+    for (const history of [first, last])
+      await Worker.runReplayHistory(current(), history, fleetWorkflowId('route-proxy'));
   });
 
   it("edge-flip-fleet-child-waves.json (a clean node stops its predecessor on the fleet's approval) replays", async () => {
