@@ -3,6 +3,7 @@ import { orUnknown, type RunbookClient } from '../client';
 import { readClearance, type ClearanceHistory } from './clearance';
 import { readHistory } from './events';
 import { buildHistory, type RunbookHistory } from './record';
+import { acrossRuns, historiesOfRuns } from './runs';
 import { askStatus, describeRunbook } from '../observe';
 
 /**
@@ -21,15 +22,21 @@ export async function readNodeHistory(
 }
 
 /**
- * A runbook's history from Temporal's event history, which the server keeps whether or not a worker runs
- * and after the runbook ended. Step notes live only in the runbook's status: a completed run returned it,
+ * A runbook's history from Temporal's event history (every run's, when it continued as new), which the
+ * server keeps whether or not a worker runs and after the runbook ended. Step notes live only in the runbook's status: a completed run returned it,
  * and a worker, when one polls, answers the status query (of a closed run too, by replaying it).
  */
 export async function readRunbookHistory(rb: RunbookClient, id: string): Promise<RunbookHistory> {
   const { described, kind } = await describeRunbook(rb, id);
-  const handle = rb.client.workflow.getHandle(id);
-  const history = await orUnknown(id, rb.target, () => rb.within(30_000, () => handle.fetchHistory()));
-  const facts = readHistory(history.events ?? []);
+  const runs = await orUnknown(id, rb.target, () =>
+    rb.within(30_000, () =>
+      historiesOfRuns(async (runId) => {
+        const history = await rb.client.workflow.getHandle(id, runId).fetchHistory();
+        return history.events ?? [];
+      }),
+    ),
+  );
+  const facts = acrossRuns(runs.map(readHistory));
   if (facts.closed?.result) return buildHistory(id, kind, facts, facts.closed.result, 'result');
   const asked = await askStatus(rb, { workflowId: id, runId: '', taskQueue: described.taskQueue });
   return buildHistory(id, kind, facts, asked.status, 'status query');
