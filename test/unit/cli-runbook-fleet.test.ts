@@ -93,6 +93,11 @@ describe('fleet options of start edge-flip', () => {
       /^--max-parallel "0" is invalid: .* at least 1\.$/,
     );
     assert.equal(
+      refusal(() => fleetRulesOption({ waveSize: '500' })),
+      "--wave-size 500 runs 500 nodes at once, more than the 156 a fleet's history bound (10000 events per run) leaves room for.",
+    );
+    assert.equal(fleetRulesOption({ waveSize: '500', maxParallel: '156' }).maxParallel, 156);
+    assert.equal(
       fleetRulesLine({ approvals: 'canary-then-waves', maxFailures: 2, maxParallel: 3 }),
       "approvals canary-then-waves (the canary's approval, then one approval for the later nodes; a later node whose gate is not ok at first look asks its own); failure budget 2 (the next bad end after the canary pauses the fleet; the canary's always does); at most 3 of a wave at once",
     );

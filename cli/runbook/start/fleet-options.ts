@@ -2,6 +2,8 @@ import { NAME_PATTERN } from '../../../mesh/schemas';
 import type { EdgeFlipInput } from '../../../workflows/contracts';
 import {
   FLEET_APPROVALS,
+  FLEET_HISTORY_BOUND,
+  FLEET_MOST_AT_ONCE,
   type EdgeFlipFleetInputArg,
   type FleetApprovals,
 } from '../../../workflows/fleet/contracts';
@@ -123,12 +125,24 @@ export type FleetRules = Pick<
 export function fleetRulesOption(options: FleetOptions): FleetRules {
   const maxFailures = maxFailuresOption(options.maxFailures);
   const maxParallel = maxParallelOption(options.maxParallel);
+  const waveSize = waveSizeOption(options.waveSize);
+  refuseTooManyAtOnce(waveSize, maxParallel);
   return {
-    waveSize: waveSizeOption(options.waveSize),
+    waveSize,
     approvals: approvalsOption(options.approvals),
     ...(maxFailures !== undefined ? { maxFailures } : {}),
     ...(maxParallel !== undefined ? { maxParallel } : {}),
   };
+}
+
+/** More nodes at once than a fleet run's history has room for after its bound's first half (history-bound.ts). */
+function refuseTooManyAtOnce(waveSize: number, maxParallel: number | undefined): void {
+  const atOnce = Math.min(waveSize, maxParallel ?? waveSize);
+  if (atOnce <= FLEET_MOST_AT_ONCE) return;
+  throw new UsageError(
+    `--wave-size ${waveSize} runs ${atOnce} nodes at once, more than the ${FLEET_MOST_AT_ONCE} a fleet's history bound (${FLEET_HISTORY_BOUND} events per run) leaves room for.`,
+    `Keep the wave and add --max-parallel ${FLEET_MOST_AT_ONCE}, or give --wave-size ${FLEET_MOST_AT_ONCE} or less.`,
+  );
 }
 
 /**
