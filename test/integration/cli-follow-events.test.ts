@@ -1,37 +1,12 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { automaticAnswer } from '../../cli/runbook/demo/story';
-import type { RunbookClient } from '../../cli/runbook/client';
 import { follow } from '../../cli/runbook/follow/follow';
-import { TemporalReads } from '../../client/temporal-reads/reads';
 import { edgeFlip } from '../../workflows';
 import { seedEdgeFlip } from '../support/edge-flip-seed';
 import { decide } from '../support/runbooks';
-import { runbookWorld, type RunbookWorld } from '../support/runbook-world';
-import { connectHarnessClient, harnessTarget } from '../support/temporal';
-
-/** A poll so long that a follower which only polls would never look twice within the test. */
-const AN_HOUR = 3_600_000;
-
-/** The CLI's client over a connection of its own, as `mesh runbook watch` has. */
-async function cliClient(world: RunbookWorld): Promise<RunbookClient & AsyncDisposable> {
-  const { client, connection } = await connectHarnessClient();
-  const { address, namespace } = harnessTarget();
-  const reads = new TemporalReads({ address }, namespace);
-  return {
-    reads,
-    client,
-    connection,
-    target: { address, namespace },
-    taskQueue: world.taskQueue,
-    within: (ms, call) => connection.withDeadline(Date.now() + ms, call),
-    hasWorker: async () => true,
-    [Symbol.asyncDispose]: () => {
-      reads.close();
-      return connection.close();
-    },
-  };
-}
+import { runbookWorld } from '../support/runbook-world';
+import { AN_HOUR, cliClient } from '../support/cli-client';
 
 describe('following a runbook (CLI watch, start and demo; real server, worker and Docker)', () => {
   it(

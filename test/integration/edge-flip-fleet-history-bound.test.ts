@@ -4,12 +4,14 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { promisify } from 'node:util';
 import type { WorkflowExecutionInfo } from '@temporalio/client';
+import { follow } from '../../cli/runbook/follow/follow';
 import type { RunbookHistory } from '../../cli/runbook/history/record';
 import { QUEUE_MEMO, runbookWorkflowId, statusQuery } from '../../workflows/contracts';
 import { fleetWorkflowId } from '../../workflows/fleet/contracts';
 import { answerNode, fleetWaitsOrEnds, nodeStatus, seedFleet, startFleet } from '../support/edge-flip-fleet';
 import { runbookWorld, type RunbookWorld } from '../support/runbook-world';
 import { decide, stepState } from '../support/runbooks';
+import { AN_HOUR, cliClient } from '../support/cli-client';
 
 /** A bound small enough that five nodes take several runs: each continues as new past 80 events. */
 const BOUND = 160;
@@ -53,7 +55,17 @@ describe('fleet history bound (real Temporal, real Docker, five nodes, one held)
     assert.equal(asked.waiting?.gate, 'approve-waves');
     await decide(fleet, 'approve', undefined, 'bob');
 
-    // The held node waits in a later run, which shows the nodes earlier runs flipped.
+    // A follower that only looks when the history grows follows the fleet into its later runs: the held node
+    // waits in one of them, which shows the nodes earlier runs flipped.
+    await using rb = await cliClient(world);
+    const givingUp = setTimeout(() => process.emit('SIGINT'), 120_000);
+    const followed = await follow(rb, fleet.workflowId, {
+      stopWhenWaiting: true,
+      quiet: true,
+      pollMs: AN_HOUR,
+    }).finally(() => clearTimeout(givingUp));
+    assert.equal(followed.how, 'waiting', 'it never looked again after the fleet continued as new');
+    assert.ok((await runsOf(world, fleet.workflowId)).length >= 2, 'the follower saw a later run');
     const waiting = await fleetWaitsOrEnds(fleet);
     assert.equal(waiting.waiting?.gate, held, JSON.stringify(waiting.waiting));
     for (const node of order.slice(0, 4)) assert.equal(stepState(waiting, node), 'done', node);

@@ -5,7 +5,7 @@ import type { RunbookClient } from '../client';
  * decision taken), so it looks again at once instead of at its next poll. One long poll of the server at a
  * time (GetWorkflowExecutionHistory with waitNewEvent: the server answers when events are appended, or
  * empty after its own timeout). It stops at `close`, when the run closed, or at the first error (the
- * follower's poll goes on regardless).
+ * follower's poll goes on regardless). A run that continued as new is followed into the next.
  */
 export class HistoryGrows {
   private grown = 0;
@@ -60,8 +60,10 @@ export class HistoryGrows {
         this.wake = undefined;
       }
       first = false;
-      if (!page.nextPageToken || page.nextPageToken.length === 0) return;
-      nextPageToken = page.nextPageToken;
+      if (page.nextPageToken && page.nextPageToken.length > 0) nextPageToken = page.nextPageToken;
+      else if (page.history?.events?.at(-1)?.workflowExecutionContinuedAsNewEventAttributes)
+        nextPageToken = undefined; // a fleet past its history bound: its next run is the latest
+      else return;
     }
   }
 
