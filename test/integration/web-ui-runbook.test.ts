@@ -7,7 +7,7 @@ import { WAITING_QUERY } from '../../workflows/search-attributes';
 import { seedEdgeFlip } from '../support/edge-flip-seed';
 import { HostileReasonMesh } from '../support/hostile-reason-mesh';
 import { runbookWorld } from '../support/runbook-world';
-import { statusWhen, waitingAt } from '../support/runbooks';
+import { decide, statusWhen, waitingAt } from '../support/runbooks';
 import { decisionShown, TemporalWebUi } from '../support/web-ui';
 
 const ARTIFACTS = join(__dirname, '..', 'artifacts', 'web-ui-runbook');
@@ -107,6 +107,42 @@ describe('an operator follows and decides an edge flip in the Temporal Web UI (h
     const final = await ui.waitForCurrentDetails(handle.workflowId, 'phase completed');
     assert.ok(final.currentDetails.includes('approve at approve-stop-predecessor by bob'));
     await ui.screenshot(join(ARTIFACTS, 'completed-details.png'));
+  });
+
+  it('pause and resume from the UI: the pause holds at the next boundary with who and why, a second is refused, resume goes on', async () => {
+    await using world = await runbookWorld();
+    const input = await seedEdgeFlip(world, { startedBy: 'alice' });
+    const handle = await world.start(edgeFlip, input);
+    await statusWhen(handle, waitingAt('approve-stop-predecessor'));
+
+    const pause = await ui.sendUpdate(handle.workflowId, 'pause', { by: 'carol', reason: 'change freeze' });
+    assert.deepEqual(pause, { succeeded: true });
+    const second = await ui.sendUpdate(
+      handle.workflowId,
+      'pause',
+      { by: 'dave', reason: 'me too' },
+      { screenshotTo: join(ARTIFACTS, 'second-pause-refused.png') },
+    );
+    assert.equal(second.succeeded, false);
+    assert.match(
+      second.succeeded === false ? second.message : '',
+      /^runbook-\S+ is already paused by carol since \d\d:\d\d:\d\d UTC \(change freeze\); resume it first\.$/,
+    );
+
+    await decide(handle, 'approve', undefined, 'bob');
+    const held = await statusWhen(handle, (s) => s.paused?.holdsBefore !== undefined);
+    assert.equal(held.paused?.holdsBefore, 'recheck-successor');
+    const page = await ui.waitForCurrentDetails(handle.workflowId, 'holds before recheck-successor');
+    assert.ok(page.currentDetails.includes('paused by carol'), page.currentDetails);
+    assert.ok(page.currentDetails.includes('Update resume with {"by": "<your name>"}'), page.currentDetails);
+    await ui.screenshot(join(ARTIFACTS, 'paused-details.png'));
+    assert.equal((await handle.query(statusQuery)).paused?.holdsBefore, 'recheck-successor', 'still held');
+
+    assert.deepEqual(await ui.sendUpdate(handle.workflowId, 'resume', { by: 'erin' }), { succeeded: true });
+    await ui.waitForStatus(handle.workflowId, 'Completed', 60_000);
+    const done = await handle.query(statusQuery);
+    assert.equal(done.phase, 'completed', done.outcome);
+    assert.equal(done.paused, null);
   });
 
   it("a node's hold reason with Markdown, links, an image tag and code spans shows as text in the details", async () => {
