@@ -20,13 +20,16 @@ export function fleetOrderLine(input: Pick<EdgeFlipFleetInputArg, 'runbooks' | '
 
 /** How the later nodes are approved and bounded: `approvals canary-then-waves; failure budget 0; ...`. */
 export function fleetRulesLine(
-  input: Pick<EdgeFlipFleetInputArg, 'approvals' | 'maxFailures' | 'maxParallel'>,
+  input: Pick<EdgeFlipFleetInputArg, 'approvals' | 'maxFailures' | 'maxParallel' | 'historyBound'>,
 ): string {
   const approvals = input.approvals ?? 'each-node';
   return [
     `approvals ${approvals} (${APPROVALS_SAY[approvals]})`,
     `failure budget ${input.maxFailures ?? 0} (the next bad end after the canary pauses the fleet; the canary's always does)`,
     ...(input.maxParallel !== undefined ? [`at most ${input.maxParallel} of a wave at once`] : []),
+    ...(input.historyBound !== undefined
+      ? [`each run under ${input.historyBound} history events (continues as new past half)`]
+      : []),
   ].join('; ');
 }
 

@@ -13,9 +13,10 @@ describe('a fleet over the three hosts of the production-shaped lab', () => {
     lab = await Lab.story();
   });
 
-  it('refused while its addresses are one URL for every node; then flips every host on two approvals (canary-then-waves), each proving it answered itself', async () => {
+  it('refused while its addresses are one URL for every node; then flips every host on two approvals (canary-then-waves), each proving it answered itself, continuing as new past its history bound', async () => {
     await seedEdges(lab, NODES);
-    const args = fleetArgs(NODES, 2, 'canary-then-waves');
+    // A bound of 100 events: the canary and the waves' approval fill half of it, so the fleet continues as new.
+    const args = [...fleetArgs(NODES, 1, 'canary-then-waves'), '--history-bound', '100'];
 
     const sameUrl = args.map((a) =>
       a === `http://{node}.lab:${PUBLIC_PORT}` ? `http://${lab.host('novox').ip}:${PUBLIC_PORT}` : a,
@@ -73,6 +74,18 @@ describe('a fleet over the three hosts of the production-shaped lab', () => {
       );
       assert.equal(done.phase, 'completed', done.outcome);
       assert.equal((await waves)?.code, 0, 'the waves were approved at the fleet');
+      const last = await fleet.fetchHistory();
+      const input = last.events?.[0]?.workflowExecutionStartedEventAttributes?.input?.payloads?.[0]?.data;
+      const carried = (
+        JSON.parse(Buffer.from(input ?? []).toString('utf8')) as { carried?: { runs: number } }
+      ).carried;
+      assert.ok(carried && carried.runs >= 1, 'the last run of the fleet was continued from an earlier one');
+      assert.ok((last.events?.length ?? 0) <= 100, `its last run has ${last.events?.length} events`);
+      assert.deepEqual(
+        done.decisions.map((d) => `${d.gate} ${d.by}`),
+        ['approve-waves carol'],
+        'the last run knows the approval an earlier one took',
+      );
       assert.deepEqual([...approved], ['novox'], 'only the canary asked its own approval');
       for (const node of NODES.slice(1)) {
         const own = await client.workflow.getHandle(`runbook-${node}`).query(statusQuery);

@@ -98,6 +98,19 @@ describe('fleet options of start edge-flip', () => {
     );
     assert.equal(fleetRulesOption({ waveSize: '500', maxParallel: '156' }).maxParallel, 156);
     assert.equal(
+      refusal(() => fleetRulesOption({ waveSize: '2', historyBound: '100' })),
+      "--wave-size 2 runs 2 nodes at once, more than the 1 a fleet's history bound (100 events per run) leaves room for.",
+    );
+    assert.match(
+      refusal(() => fleetRulesOption({ historyBound: '99' })),
+      /^--history-bound "99" is invalid: it must be a whole number of events, at least 100\.$/,
+    );
+    assert.equal(fleetRulesOption({ historyBound: '400' }).historyBound, 400);
+    assert.match(
+      fleetRulesLine({ historyBound: 400 }),
+      /; each run under 400 history events \(continues as new past half\)$/,
+    );
+    assert.equal(
       fleetRulesLine({ approvals: 'canary-then-waves', maxFailures: 2, maxParallel: 3 }),
       "approvals canary-then-waves (the canary's approval, then one approval for the later nodes; a later node whose gate is not ok at first look asks its own); failure budget 2 (the next bad end after the canary pauses the fleet; the canary's always does); at most 3 of a wave at once",
     );

@@ -32,7 +32,9 @@ export const FLEET_HISTORY_BOUND = 10_000;
 /** What one node adds to its fleet's history at most when it runs clean (111 events for 3 nodes, 15 fixed). */
 export const FLEET_EVENTS_PER_NODE = 32;
 /** The most nodes that may run at once and still leave the bound's second half for them to end in. */
-export const FLEET_MOST_AT_ONCE = Math.floor(FLEET_HISTORY_BOUND / 2 / FLEET_EVENTS_PER_NODE);
+export function mostAtOnce(bound: number = FLEET_HISTORY_BOUND): number {
+  return Math.max(1, Math.floor(bound / 2 / FLEET_EVENTS_PER_NODE));
+}
 
 /** How a node that ran in an earlier run of the fleet ended; no node runs across a continue-as-new. */
 export const FleetNodeEnd = z.strictObject({

@@ -7,7 +7,7 @@ import type { FleetNodes } from './nodes';
 
 /**
  * Whether the fleet should continue as new before its next node start: this run's history passed half the
- * bound. Its second half is left for the nodes running then to end in (FLEET_MOST_AT_ONCE of them).
+ * bound. Its second half is left for the nodes running then to end in (mostAtOnce of them).
  */
 export function pastHalfTheBound(input: EdgeFlipFleetInput): boolean {
   const bound = input.historyBound ?? FLEET_HISTORY_BOUND;

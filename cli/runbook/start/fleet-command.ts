@@ -12,6 +12,7 @@ export const FleetOptionsSchema = z.object({
   approvals: z.string().optional(),
   maxFailures: z.string().optional(),
   maxParallel: z.string().optional(),
+  historyBound: z.string().optional(),
 });
 
 export function addFleetOptions(command: Command): Command {
@@ -34,6 +35,10 @@ export function addFleetOptions(command: Command): Command {
     .option(
       '--max-parallel <count>',
       "at most this many of a wave's nodes run at once (default: the whole wave)",
+    )
+    .option(
+      '--history-bound <events>',
+      'history events one run of the fleet stays under; past half of it the fleet continues as new between node starts (default 10000; at least 100)',
     );
 }
 

@@ -3,7 +3,7 @@ import type { EdgeFlipInput } from '../../../workflows/contracts';
 import {
   FLEET_APPROVALS,
   FLEET_HISTORY_BOUND,
-  FLEET_MOST_AT_ONCE,
+  mostAtOnce,
   type EdgeFlipFleetInputArg,
   type FleetApprovals,
 } from '../../../workflows/fleet/contracts';
@@ -19,6 +19,7 @@ export interface FleetOptions {
   approvals?: string | undefined;
   maxFailures?: string | undefined;
   maxParallel?: string | undefined;
+  historyBound?: string | undefined;
 }
 
 /** Whether the options ask for a fleet rather than one node. */
@@ -31,6 +32,7 @@ export function asksForFleet(options: FleetOptions): boolean {
     options.approvals,
     options.maxFailures,
     options.maxParallel,
+    options.historyBound,
   ].some((o) => o !== undefined);
 }
 
@@ -106,11 +108,11 @@ export function maxParallelOption(given: string | undefined): number | undefined
   return countOption('--max-parallel', given, 1, 'For example --wave-size 10 --max-parallel 3.');
 }
 
-function countOption(flag: string, given: string, least: number, example: string): number {
+function countOption(flag: string, given: string, least: number, example: string, of = 'nodes'): number {
   const count = Number(given);
   if (!/^\d+$/.test(given) || !Number.isSafeInteger(count) || count < least)
     throw new UsageError(
-      `${flag} "${given}" is invalid: it must be a whole number of nodes, at least ${least}.`,
+      `${flag} "${given}" is invalid: it must be a whole number of ${of}, at least ${least}.`,
       example,
     );
   return count;
@@ -119,29 +121,48 @@ function countOption(flag: string, given: string, least: number, example: string
 /** How a fleet runs its nodes after the canary, as the options give it. */
 export type FleetRules = Pick<
   EdgeFlipFleetInputArg,
-  'waveSize' | 'approvals' | 'maxFailures' | 'maxParallel'
+  'waveSize' | 'approvals' | 'maxFailures' | 'maxParallel' | 'historyBound'
 >;
 
 export function fleetRulesOption(options: FleetOptions): FleetRules {
   const maxFailures = maxFailuresOption(options.maxFailures);
   const maxParallel = maxParallelOption(options.maxParallel);
   const waveSize = waveSizeOption(options.waveSize);
-  refuseTooManyAtOnce(waveSize, maxParallel);
+  const historyBound = historyBoundOption(options.historyBound);
+  refuseTooManyAtOnce(waveSize, maxParallel, historyBound);
   return {
     waveSize,
     approvals: approvalsOption(options.approvals),
     ...(maxFailures !== undefined ? { maxFailures } : {}),
     ...(maxParallel !== undefined ? { maxParallel } : {}),
+    ...(historyBound !== undefined ? { historyBound } : {}),
   };
 }
 
+/** `--history-bound N`: history events one run of the fleet stays under (default FLEET_HISTORY_BOUND). */
+export function historyBoundOption(given: string | undefined): number | undefined {
+  if (given === undefined) return undefined;
+  return countOption(
+    '--history-bound',
+    given,
+    100,
+    `For example --history-bound ${FLEET_HISTORY_BOUND} (the default).`,
+    'events',
+  );
+}
+
 /** More nodes at once than a fleet run's history has room for after its bound's first half (history-bound.ts). */
-function refuseTooManyAtOnce(waveSize: number, maxParallel: number | undefined): void {
+function refuseTooManyAtOnce(
+  waveSize: number,
+  maxParallel: number | undefined,
+  bound = FLEET_HISTORY_BOUND,
+): void {
   const atOnce = Math.min(waveSize, maxParallel ?? waveSize);
-  if (atOnce <= FLEET_MOST_AT_ONCE) return;
+  const most = mostAtOnce(bound);
+  if (atOnce <= most) return;
   throw new UsageError(
-    `--wave-size ${waveSize} runs ${atOnce} nodes at once, more than the ${FLEET_MOST_AT_ONCE} a fleet's history bound (${FLEET_HISTORY_BOUND} events per run) leaves room for.`,
-    `Keep the wave and add --max-parallel ${FLEET_MOST_AT_ONCE}, or give --wave-size ${FLEET_MOST_AT_ONCE} or less.`,
+    `--wave-size ${waveSize} runs ${atOnce} nodes at once, more than the ${most} a fleet's history bound (${bound} events per run) leaves room for.`,
+    `Keep the wave and add --max-parallel ${most}, or give --wave-size ${most} or less.`,
   );
 }
 
