@@ -260,10 +260,22 @@ export const Decision = z.strictObject({
   /** The evidence hash of the gate as the operator saw it; a stale one is refused. */
   evidence: z.string().optional(),
   comment: z.string().optional(),
+  /** An armored SSH signature (`ssh-keygen -Y sign -n mesh-runbook`) of the decision's statement (workflows/signing). */
+  signature: z.string().optional(),
+  /** When the signature was made (ISO 8601): part of what it signs. */
+  signedAt: z.string().optional(),
 });
 export type Decision = z.infer<typeof Decision>;
 
-export const RecordedDecision = Decision.extend({ gate: z.string(), at: z.string() });
+/** Whose key signed a decision, as the runbook verified it against its policy's signers. */
+export const Signer = z.strictObject({ principal: z.string(), fingerprint: z.string() });
+export type Signer = z.infer<typeof Signer>;
+
+export const RecordedDecision = Decision.extend({
+  gate: z.string(),
+  at: z.string(),
+  signer: Signer.optional(),
+});
 export type RecordedDecision = z.infer<typeof RecordedDecision>;
 
 /** A decision the runbook refused (stale evidence, approver not allowed, four eyes), kept on record. */

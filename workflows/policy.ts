@@ -1,6 +1,10 @@
 import { z } from 'zod';
 import { FOUR_EYES_GATES } from './plans';
 
+/** required: an unsigned decision is refused; optional: a signature is verified when present; off: ignored. */
+export const SIGNED_MODES = ['required', 'optional', 'off'] as const;
+export type SignedMode = (typeof SIGNED_MODES)[number];
+
 /**
  * Who may decide, and when to remind: from the worker's config (never from whoever starts a runbook),
  * read once by each runbook at its start so the policy it ran under is in its history.
@@ -35,6 +39,16 @@ export const RunbookPolicy = z.object({
     .int()
     .positive()
     .default(10 * 60_000),
+  /** The allowed_signers file's text (principal → SSH key) signed decisions are verified against. */
+  signers: z.string().default(''),
+  /** Gate (or `*`) → whether a decision there must be signed; `optional` where unnamed (verified when signed). */
+  signed: z.record(z.string().min(1), z.enum(SIGNED_MODES)).default({}),
+  /** How old a decision's signature may be when it arrives. */
+  signatureMaxAgeMs: z
+    .number()
+    .int()
+    .positive()
+    .default(15 * 60_000),
 });
 export type RunbookPolicy = z.infer<typeof RunbookPolicy>;
 export type RunbookPolicyInput = z.input<typeof RunbookPolicy>;

@@ -1,7 +1,7 @@
 import type { RunbookPolicy } from '../policy';
 
 /** Gates whose approval stands for another's: a fleet's approve-waves approves its later nodes' stops. */
-const STANDS_FOR: Readonly<Record<string, string>> = { 'approve-waves': 'approve-stop-predecessor' };
+export const STANDS_FOR: Readonly<Record<string, string>> = { 'approve-waves': 'approve-stop-predecessor' };
 
 /**
  * Why `by` may not decide at `gate`, or undefined when the policy lets them. A gate that stands for another

@@ -8,6 +8,7 @@ import { evidenceChange, type Evidence } from './evidence';
 import type { Progress, WaitingRequest } from './progress';
 import { failureMessage } from './failures';
 import { MAX_REMINDER_BACKOFF, REMINDER_BACKOFF } from './revision';
+import { checkSignature, signerOf } from '../signing/decision-signature';
 
 export const DECISION_REJECTED = 'DecisionRejected';
 
@@ -102,7 +103,13 @@ export class Decisions {
       (input) => {
         const decision = Decision.parse(input);
         const waiting = this.progress.status.waiting as Waiting;
-        const recorded = { ...decision, gate: waiting.gate, at: new Date().toISOString() };
+        const signer = this.policy && signerOf(decision, this.policy, waiting.gate);
+        const recorded = {
+          ...decision,
+          gate: waiting.gate,
+          at: new Date().toISOString(),
+          ...(signer ? { signer } : {}),
+        };
         // Two decisions accepted in one activation: the first one stands, the second is refused on record.
         const taken = this.pending && misfit(waiting, decision, { decided: [], pending: this.pending });
         const why =
@@ -126,11 +133,27 @@ export class Decisions {
             ...(this.pending ? { pending: this.pending } : {}),
           });
           if (why) reject(why);
+          const signed = this.policy && this.signatureCheck(parsed.data);
+          if (typeof signed === 'string') reject(signed);
         },
         description:
           'Decide at the gate the runbook waits at, with the input its current details show: action, by, evidence, comment.',
       },
     );
+  }
+
+  /** A signed decision is verified before it is accepted, and one the gate requires signed is refused unsigned. */
+  private signatureCheck(decision: Decision) {
+    const waiting = this.progress.status.waiting;
+    if (!this.policy || !waiting) return undefined;
+    const { namespace, workflowId, runId } = workflowInfo();
+    return checkSignature(decision, this.policy, {
+      namespace,
+      runbook: workflowId,
+      run: runId,
+      gate: waiting.gate,
+      nowMs: new Date().getTime(),
+    });
   }
 
   private currentStep(): string | undefined {

@@ -73,7 +73,7 @@ export function renderDetails(status: RunbookStatus): string {
     lines.push('', '### Decisions');
     for (const d of status.decisions)
       lines.push(
-        `- ${plain(d.action)} at ${d.gate} by ${plain(d.by)}${identityNote(d.identity)}, ${clock(d.at)} UTC, evidence ${plain(d.evidence ?? '-')}${d.comment ? ` — “${plain(d.comment)}”` : ''}`,
+        `- ${plain(d.action)} at ${d.gate} by ${plain(d.by)}${d.signer ? ` (signed, key ${plain(d.signer.fingerprint)})` : identityNote(d.identity)}, ${clock(d.at)} UTC, evidence ${plain(d.evidence ?? '-')}${d.comment ? ` — “${plain(d.comment)}”` : ''}`,
       );
     for (const r of status.refused)
       lines.push(
