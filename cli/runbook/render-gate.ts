@@ -68,7 +68,14 @@ export function whoDecided(decision: Pick<Decision, 'by' | 'identity'>): string 
 }
 
 export function decisionLine(decision: RecordedDecision): string {
-  return `${decision.action} at ${decision.gate} by ${whoDecided(decision)}, ${isoSeconds(decision.at)}, evidence ${decision.evidence ?? 'none'}${commentOf(decision)}`;
+  return `${decision.action} at ${decision.gate} by ${signedOrWho(decision)}, ${isoSeconds(decision.at)}, evidence ${decision.evidence ?? 'none'}${commentOf(decision)}`;
+}
+
+/** A signed decision's verified principal and key (`carol (signed, key SHA256:…)`), else who it says. */
+function signedOrWho(decision: RecordedDecision): string {
+  return decision.signer
+    ? `${decision.signer.principal} (signed, key ${decision.signer.fingerprint})`
+    : whoDecided(decision);
 }
 
 export function refusedLine(refused: RefusedDecision): string {

@@ -9,6 +9,7 @@ const Input = z.object({
   evidence: EvidenceHash.optional(),
   as: z.string().min(1).optional(),
   comment: z.string().min(1).optional(),
+  key: z.string().min(1).optional(),
   json: z.boolean().default(false),
 });
 
@@ -24,6 +25,10 @@ export function registerApprove(runbook: Command): void {
     )
     .option('--as <user>', 'who approves (default: your OS user)')
     .option('--comment <text>', 'why, for the record')
+    .option(
+      '--key <file>',
+      'sign the decision with this SSH key (a private key file, or a .pub whose key ssh-agent holds); default: $MESH_SIGNING_KEY',
+    )
     .option('--json', 'print the evidence approved, the recorded decision and the next status as JSON')
     .action(async (id: string, gate: string, options: object) => {
       const input = parseOptions(Input, { id, gate, ...options }, ['id', 'gate']);

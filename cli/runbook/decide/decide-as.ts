@@ -9,12 +9,19 @@ export interface CliDecision {
   evidence?: string | undefined;
   as?: string | undefined;
   comment?: string | undefined;
+  key?: string | undefined;
   json: boolean;
 }
 
 /** Where the CLI's `by` came from: `--as`, else the OS user. */
 export function identityOf(as: string | undefined): 'as-flag' | 'os-user' {
   return as !== undefined ? 'as-flag' : 'os-user';
+}
+
+/** `MESH_SIGNING_KEY`: the key every decision is signed with when no --key is given. */
+function signingKeyFromEnv(): string | undefined {
+  const key = process.env.MESH_SIGNING_KEY;
+  return key === undefined || key.trim() === '' ? undefined : key;
 }
 
 /**
@@ -34,7 +41,10 @@ export async function decideAs(input: CliDecision): Promise<void> {
   };
   const { withClient } = load.client();
   await withClient(
-    (rb) => load.decision().sendDecision(rb, resolveRunbookId(input.id), decision, input.json),
+    (rb) =>
+      load
+        .decision()
+        .sendDecision(rb, resolveRunbookId(input.id), decision, input.json, input.key ?? signingKeyFromEnv()),
     {
       operator: by,
     },

@@ -11,6 +11,7 @@ const Input = z.object({
   evidence: EvidenceHash.optional(),
   as: z.string().min(1).optional(),
   comment: z.string().min(1).optional(),
+  key: z.string().min(1).optional(),
   json: z.boolean().default(false),
 });
 
@@ -30,6 +31,10 @@ export function registerDecide(runbook: Command): void {
     )
     .option('--as <user>', 'who decides (default: your OS user)')
     .option('--comment <text>', 'why, for the record')
+    .option(
+      '--key <file>',
+      'sign the decision with this SSH key (a private key file, or a .pub whose key ssh-agent holds); default: $MESH_SIGNING_KEY',
+    )
     .option('--json', 'print the evidence decided on, the recorded decision and the next status as JSON')
     .addHelpText('after', () => `\n${load.plans().decisionsHelp()}`)
     .action(async (id: string, action: string, options: object) => {

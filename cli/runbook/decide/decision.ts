@@ -11,6 +11,7 @@ import { orUnknown, type RunbookClient } from '../client';
 import { askStatus, observe } from '../observe';
 import { renderStatus } from '../render';
 import { decidingOnBlock, decisionLine, whoDecided } from '../render-gate';
+import { signedDecision } from './sign-with-key';
 import { sendUntilProcessed } from './unprocessed';
 
 const UPDATE_MS = 30_000;
@@ -79,21 +80,27 @@ export async function sendUpdate<T>(
  * allow, or by the initiator at a four-eyes gate. Either refusal is its own sentence (exit 2).
  *
  * Without `decision.evidence`, the hash is the one the runbook shows now; the gate, its sentence, facts
- * and hash are printed first, so the operator sees what the decision was taken on.
+ * and hash are printed first, so the operator sees what the decision was taken on. With `key`, the decision
+ * is signed with that SSH key over its namespace, runbook, run, gate, action, evidence and time.
  */
 export async function sendDecision(
   rb: RunbookClient,
   id: string,
   decision: Decision,
   json: boolean,
+  key?: string,
 ): Promise<void> {
   const { handle, described } = await runningRunbook(rb, id, 'decide', 'a decision');
   let decidedOn: Waiting | undefined;
   let sent = decision;
-  if (decision.evidence === undefined) {
+  let waiting: Waiting | null = null;
+  if (decision.evidence === undefined || (key !== undefined && decision.gate === undefined)) {
     const asked = await askStatus(rb, { workflowId: id, runId: '', taskQueue: described.taskQueue });
     if (!asked.status) throw new Error(`${id} cannot take a decision now: ${asked.problem ?? 'no status'}.`);
-    decidedOn = gateDecidedOn(asked.status.waiting, decision);
+    waiting = asked.status.waiting;
+  }
+  if (decision.evidence === undefined) {
+    decidedOn = gateDecidedOn(waiting, decision);
     if (decidedOn) {
       sent = { ...decision, evidence: decidedOn.evidence };
       if (!json)
@@ -102,6 +109,14 @@ export async function sendDecision(
         );
     }
   }
+  const gate = decision.gate ?? waiting?.gate;
+  if (key !== undefined && gate !== undefined)
+    sent = signedDecision(sent, key, {
+      namespace: rb.target.namespace,
+      runbook: id,
+      run: described.runId,
+      gate,
+    });
   const recorded = await sendUpdate(
     rb,
     { id, taskQueue: described.taskQueue, verb: 'decide' },
