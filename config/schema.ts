@@ -1,8 +1,10 @@
+import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { DockerEndpoint } from '../docker/endpoint-config';
 import { AbsolutePath, Name } from '../mesh/schemas';
 import { DECISION_POINTS } from '../workflows/plans';
-import { RunbookPolicy } from '../workflows/policy';
+import { RunbookPolicy, SIGNED_MODES } from '../workflows/policy';
+import { parseAllowedSigners } from '../workflows/signing/allowed-signers';
 import { Duration } from './duration';
 import { WebhookConfig } from './webhook';
 
@@ -110,6 +112,11 @@ export const PolicyFile = z
     reminders: Reminders.optional(),
     stalledAfter: Duration.optional(),
     stalledAfterMs: z.number().int().positive().optional(),
+    /** allowed_signers lines (`carol ssh-ed25519 AAAA…`), or the file holding them: who may sign decisions. */
+    signers: z.array(z.string().min(1)).optional(),
+    allowedSignersFile: AbsolutePath.optional(),
+    signed: z.record(z.union([z.literal('*'), KnownGate]), z.enum(SIGNED_MODES)).optional(),
+    signatureMaxAge: Duration.optional(),
   })
   .superRefine((policy, ctx) => {
     if (policy.stalledAfter !== undefined && policy.stalledAfterMs !== undefined)
@@ -119,9 +126,46 @@ export const PolicyFile = z
         message: 'give stalledAfter or stalledAfterMs, not both',
       });
   })
-  .transform(({ stalledAfter, stalledAfterMs, ...policy }) =>
-    RunbookPolicy.parse({ ...policy, stalledAfterMs: stalledAfter ?? stalledAfterMs }),
+  .transform(
+    ({ stalledAfter, stalledAfterMs, signers, allowedSignersFile, signatureMaxAge, ...policy }, ctx) => {
+      const text = signersText(signers, allowedSignersFile);
+      const problem = 'problem' in text ? text.problem : signersProblem(text.text);
+      if (problem !== undefined) {
+        ctx.addIssue({
+          code: 'custom',
+          path: [allowedSignersFile ? 'allowedSignersFile' : 'signers'],
+          message: problem,
+        });
+        return z.NEVER;
+      }
+      return RunbookPolicy.parse({
+        ...policy,
+        stalledAfterMs: stalledAfter ?? stalledAfterMs,
+        signers: 'text' in text ? text.text : '',
+        ...(signatureMaxAge !== undefined ? { signatureMaxAgeMs: signatureMaxAge } : {}),
+      });
+    },
   );
+
+/** The allowed signers from the config: inline lines, or the file's text (never both). */
+function signersText(
+  lines: string[] | undefined,
+  file: string | undefined,
+): { text: string } | { problem: string } {
+  if (lines !== undefined && file !== undefined)
+    return { problem: 'give signers or allowedSignersFile, not both' };
+  if (file === undefined) return { text: (lines ?? []).join('\n') };
+  try {
+    return { text: readFileSync(file, 'utf8') };
+  } catch (error) {
+    return { problem: `cannot read ${file}: ${error instanceof Error ? error.message : String(error)}` };
+  }
+}
+
+function signersProblem(text: string): string | undefined {
+  const parsed = parseAllowedSigners(text);
+  return 'problem' in parsed ? parsed.problem : undefined;
+}
 
 export const NotifierFile = z.strictObject({ webhook: WebhookConfig.strict() });
 

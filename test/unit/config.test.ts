@@ -44,6 +44,12 @@ describe('the mesh config file and its environment overrides', () => {
     assert.deepEqual(config.policy.reminders, { afterMs: 15 * 60_000, everyMs: 30 * 60_000 });
     assert.equal(config.policy.stalledAfterMs, 10 * 60_000);
     assert.deepEqual(config.policy.approvers['approve-stop-predecessor'], ['alice', 'bob']);
+    assert.match(config.policy.signers, /^carol ssh-ed25519 AAAA\S+ carol@example\.net$/);
+    assert.deepEqual(config.policy.signed, {
+      'approve-stop-predecessor': 'required',
+      'approve-remove-old-data': 'required',
+    });
+    assert.equal(config.policy.signatureMaxAgeMs, 15 * 60_000);
     assert.deepEqual(config.nodes['*'], { socket: '/var/run/docker.sock' });
     assert.equal(config.nodes.forge1 && 'ssh' in config.nodes.forge1 && config.nodes.forge1.ssh.port, 22);
     assert.equal(config.notifier?.webhook.headers.Authorization, 'Bearer change-me');
@@ -186,6 +192,22 @@ describe('the mesh config file and its environment overrides', () => {
       [
         'policy: { approvers: { gate-aply: [alice] } }\n',
         /policy\.approvers\.gate-aply: the key is invalid: "gate-aply" is no gate of any runbook/,
+      ],
+      [
+        'policy: { signers: ["carol ssh-rsa AAAAB3NzaC1yc2E="] }\n',
+        /invalid at policy\.signers: line 1: the key is ssh-rsa, and only ssh-ed25519 keys are accepted/,
+      ],
+      [
+        'policy: { signers: [], allowedSignersFile: /nowhere/allowed_signers }\n',
+        /policy\.allowedSignersFile: give signers or allowedSignersFile, not both/,
+      ],
+      [
+        'policy: { allowedSignersFile: /nowhere/allowed_signers }\n',
+        /policy\.allowedSignersFile: cannot read \/nowhere\/allowed_signers: ENOENT/,
+      ],
+      [
+        'policy: { signed: { approve-stop-predecessor: always } }\n',
+        /invalid at policy\.signed\.approve-stop-predecessor: /,
       ],
       ['nodes: { Bad_Node: { socket: /x } }\n', /nodes\.Bad_Node: the key is invalid: a node name, or \*/],
       ['nodes: { edge2: { socket: relative.sock } }\n', /invalid at nodes\.edge2/],
