@@ -45,6 +45,7 @@ describe('mesh runbook demo fleet --yes (its own dev server, real Docker)', () =
     assert.match(stdout, new RegExp(`decides on ${runbookWorkflowId(held)} at gate-apply: take`));
     // The default approvals: the canary's, one for the waves, and the held node's own (it was not clean).
     assert.match(stdout, /rules: approvals canary-then-waves/);
+    assert.match(stdout, /demo: decisions here are unsigned: the demo's worker lists no signers/);
     const approvals = [...stdout.matchAll(/decides on (\S+) at (approve-\S+): approve/g)].map(
       (m) => `${m[1]} ${m[2]}`,
     );

@@ -12,7 +12,7 @@ import { DETACHED, exitForPhase } from '../exit-codes';
 import { follow } from '../follow/follow';
 import { observe } from '../observe';
 import { ask, type DemoSession } from './answer';
-import { automaticAnswer, say } from './story';
+import { automaticAnswer, say, UNSIGNED_HERE } from './story';
 
 const MODULE = 'route-proxy';
 
@@ -56,6 +56,7 @@ export async function startFleetDemo(
   await startEdgeFlipFleet(session.rb.client, edgeFlipFleet, input, { taskQueue: session.rb.taskQueue });
   say(`started ${fleetWorkflowId(MODULE)}: edge-flip fleet, ${fleetOrderLine(input)}`);
   say(`rules: ${fleetRulesLine(input)}`);
+  say(UNSIGNED_HERE);
   say(
     `${DEFAULT_FLEET_APPROVALS} is the default: a clean fleet of any size needs two approvals, and a node that is not clean (${held}) still stops for its own`,
   );

@@ -15,7 +15,7 @@ import { readDemoRecord, writeDemoRecord } from './record';
 import { resetDemoState } from './reset';
 import { DEMO_STATE_DIR, type DemoKind, type DemoSettings } from './settings';
 import { demoContainers, leftBehindLines, resetCommand } from './left-behind';
-import { say, type DemoStory } from './story';
+import { say, UNSIGNED_HERE, type DemoStory } from './story';
 import { fleetDemoNodes, followFleet, startFleetDemo } from './fleet';
 
 const STORIES: Record<Exclude<DemoKind, 'fleet'>, DemoStory> = {
@@ -39,6 +39,7 @@ export async function runDemo(settings: DemoSettings): Promise<void> {
     await runbook.start(session.rb.client, session.rb.taskQueue);
     await writeDemoRecord(stateDir, { kind: story.kind, input: runbook.input });
     say(`started ${runbookWorkflowId(node)}: ${story.kind} on ${node}`);
+    say(UNSIGNED_HERE);
     await followAndDecide(session, runbook);
   });
 }

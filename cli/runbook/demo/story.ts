@@ -36,3 +36,7 @@ export function automaticAnswer(waiting: Waiting): string {
 export function say(line: string): void {
   printLine(colour.cyan(`demo: ${line}`));
 }
+
+/** The demo's worker lists no signers: its decisions are unsigned, and it says so once it started. */
+export const UNSIGNED_HERE =
+  "decisions here are unsigned: the demo's worker lists no signers (a production config requires signed approvals; see the README's Decisions)";

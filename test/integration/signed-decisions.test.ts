@@ -1,0 +1,174 @@
+import assert from 'node:assert/strict';
+import { execFile, execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { promisify } from 'node:util';
+import type { WorkflowHandle } from '@temporalio/client';
+import { edgeFlip } from '../../workflows';
+import { decideUpdate, statusQuery, type Decision } from '../../workflows/contracts';
+import { RunbookPolicy } from '../../workflows/policy';
+import { decisionStatement, type DecisionStatement } from '../../workflows/signing/statement';
+import { seedEdgeFlip } from '../support/edge-flip-seed';
+import { MESH } from '../support/mesh-cli';
+import { runbookWorld } from '../support/runbook-world';
+import { decisionRefusal, statusWhen, waitingAt } from '../support/runbooks';
+
+/**
+ * Signed decisions (real Temporal, real Docker; keys made by ssh-keygen here, decisions signed by hand with
+ * `ssh-keygen -Y sign`): the runbook verifies each signature in the decide Update's validator, so a refused
+ * one leaves nothing behind, and four eyes compare the principal the key proves.
+ */
+describe('signed decisions: four eyes on keys, not typed names', () => {
+  let dir: string;
+  let policy: RunbookPolicy;
+  const key = (name: string) => join(dir, name);
+  const fingerprint = (name: string) =>
+    execFileSync('ssh-keygen', ['-l', '-E', 'sha256', '-f', `${key(name)}.pub`], { encoding: 'utf8' }).split(
+      ' ',
+    )[1];
+
+  /** `ssh-keygen -Y sign` of the statement, by hand, as an operator without the CLI would. */
+  function signByHand(name: string, statement: DecisionStatement, namespace = 'mesh-runbook'): string {
+    return execFileSync('ssh-keygen', ['-q', '-Y', 'sign', '-n', namespace, '-f', key(name)], {
+      input: decisionStatement(statement),
+      encoding: 'utf8',
+    });
+  }
+
+  before(() => {
+    dir = mkdtempSync(join(tmpdir(), 'mesh-signed-'));
+    for (const name of ['carol', 'dave', 'mallory'])
+      execFileSync('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-C', name, '-f', key(name)]);
+    const signer = (name: string) => `${name} ${readFileSync(`${key(name)}.pub`, 'utf8').trim()}`;
+    policy = RunbookPolicy.parse({
+      signers: [signer('carol'), signer('dave')].join('\n'),
+      signed: { 'approve-stop-predecessor': 'required' },
+    });
+  });
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  async function where(handle: WorkflowHandle) {
+    const status = await statusWhen(handle, waitingAt('approve-stop-predecessor'));
+    const { runId } = await handle.describe();
+    const statement = {
+      namespace: 'default',
+      runbook: handle.workflowId,
+      run: runId,
+      gate: 'approve-stop-predecessor',
+      action: 'approve',
+      evidence: status.waiting?.evidence ?? '',
+      signedAt: new Date().toISOString(),
+    };
+    return { status, statement };
+  }
+
+  it('refuses, each with one sentence and nothing recorded: unsigned, forged, replayed elsewhere, wrong namespace, unknown key, too old, another name', async () => {
+    await using world = await runbookWorld({ deps: { policy } });
+    const input = await seedEdgeFlip(world, { startedBy: 'alice' });
+    const handle = await world.start(edgeFlip, input);
+    const { status, statement } = await where(handle);
+    const evidence = statement.evidence;
+    const send = (decision: Decision) =>
+      decisionRefusal(handle.executeUpdate(decideUpdate, { args: [decision] }));
+    const approve = (signature: string, signedAt = statement.signedAt, by = 'carol'): Decision => ({
+      action: 'approve',
+      by,
+      evidence,
+      signature,
+      signedAt,
+    });
+    const mismatch =
+      /^The decision's signature is refused: the signature does not match what it claims to sign \(key SHA256:\S+\); it must sign this namespace, runbook, run, gate, action and evidence; sign it with your SSH key/;
+
+    assert.match(
+      await send({ action: 'approve', by: 'carol', evidence }),
+      /^approve-stop-predecessor takes signed decisions only; sign it with your SSH key \(mesh runbook decide runbook-\S+ approve --key <key>\), or paste what `mesh runbook sign runbook-\S+ approve-stop-predecessor approve` prints\.$/,
+    );
+    for (const other of [
+      { evidence: '0000000000' },
+      { runbook: 'runbook-elsewhere' },
+      { run: '00000000-0000-0000-0000-000000000000' },
+      { action: 'abort' },
+      { gate: 'gate-apply' },
+      { namespace: 'production' },
+    ])
+      assert.match(
+        await send(approve(signByHand('carol', { ...statement, ...other }))),
+        mismatch,
+        JSON.stringify(other),
+      );
+    assert.equal(
+      await send(approve(signByHand('carol', statement, 'git'))),
+      `The decision's signature is refused: the signature is for namespace "git", not "mesh-runbook"; it must sign this namespace, runbook, run, gate, action and evidence; sign it with your SSH key (mesh runbook decide ${handle.workflowId} approve --key <key>), or paste what \`mesh runbook sign ${handle.workflowId} approve-stop-predecessor approve\` prints.`,
+    );
+    assert.equal(
+      await send(approve(signByHand('mallory', statement), statement.signedAt, 'mallory')),
+      `Key ${fingerprint('mallory')} is not among the policy's signers; ask for it to be added to the allowed signers, or sign with a key that is.`,
+    );
+    const old = new Date(Date.now() - 20 * 60_000).toISOString();
+    assert.equal(
+      await send(approve(signByHand('carol', { ...statement, signedAt: old }), old)),
+      `The decision was signed at ${old}, more than 15 min ago (the policy's most); sign it again.`,
+    );
+    assert.equal(
+      await send(approve(signByHand('dave', statement))),
+      `The decision says by carol, but key ${fingerprint('dave')} signs for dave; send it under that name.`,
+    );
+    assert.match(
+      await send(approve('-----BEGIN SSH SIGNATURE-----\nAAAA\n-----END SSH SIGNATURE-----')),
+      /^The decision's signature is refused: the signature is/,
+    );
+
+    const still = await handle.query(statusQuery);
+    assert.equal(still.waiting?.evidence, status.waiting?.evidence, 'still waiting on the same evidence');
+    assert.deepEqual([still.decisions.length, still.refused.length], [0, 0], 'nothing recorded');
+    const history = await handle.fetchHistory();
+    assert.equal(
+      history.events?.filter((e) => e.workflowExecutionUpdateAcceptedEventAttributes).length,
+      0,
+      'no refused decision reached the history',
+    );
+
+    await handle.executeUpdate(decideUpdate, { args: [approve(signByHand('carol', statement))] });
+    const done = await statusWhen(handle, (s) => s.phase === 'completed');
+    assert.deepEqual(done.decisions.at(-1)?.signer, {
+      principal: 'carol',
+      fingerprint: fingerprint('carol'),
+    });
+  });
+
+  it('mesh runbook approve --key signs with the key file; four eyes compare the principal the key proves', async () => {
+    await using world = await runbookWorld({ deps: { policy } });
+    const input = await seedEdgeFlip(world, { startedBy: 'carol' });
+    const handle = await world.start(edgeFlip, input);
+    await where(handle);
+    const env = { ...process.env, MESH_TASK_QUEUE: world.taskQueue, NO_COLOR: '1' };
+    const approve = (as: string, signer: string) =>
+      promisify(execFile)(
+        MESH,
+        ['runbook', 'approve', input.node, 'approve-stop-predecessor', '--as', as, '--key', key(signer)],
+        { env },
+      ).then(
+        ({ stdout }) => ({ code: 0, stdout, stderr: '' }),
+        (error: { code: number; stdout: string; stderr: string }) => error,
+      );
+    const self = await approve('carol', 'carol');
+    assert.equal(self.code, 2, self.stderr);
+    assert.match(
+      self.stderr,
+      /^error: carol started this runbook and may not also approve approve-stop-predecessor \(four eyes\)/,
+    );
+    const other = await approve('dave', 'dave');
+    assert.equal(other.code, 0, other.stderr);
+    assert.ok(
+      other.stdout.includes(
+        `recorded: approve at approve-stop-predecessor by dave (signed, key ${fingerprint('dave')})`,
+      ),
+      other.stdout,
+    );
+    const done = await statusWhen(handle, (s) => s.phase === 'completed');
+    assert.deepEqual(done.decisions.at(-1)?.signer, { principal: 'dave', fingerprint: fingerprint('dave') });
+  });
+});
