@@ -84,7 +84,7 @@ describe('signed decisions: four eyes on keys, not typed names', () => {
 
     assert.match(
       await send({ action: 'approve', by: 'carol', evidence }),
-      /^approve-stop-predecessor takes signed decisions only; sign it with your SSH key \(mesh runbook decide runbook-\S+ approve --key <key>\), or paste what `mesh runbook sign runbook-\S+ approve-stop-predecessor approve` prints\.$/,
+      /^approve-stop-predecessor takes signed decisions only; sign it with your SSH key: mesh runbook decide runbook-\S+ approve --key <key>\.$/,
     );
     for (const other of [
       { evidence: '0000000000' },
@@ -101,7 +101,7 @@ describe('signed decisions: four eyes on keys, not typed names', () => {
       );
     assert.equal(
       await send(approve(signByHand('carol', statement, 'git'))),
-      `The decision's signature is refused: the signature is for namespace "git", not "mesh-runbook"; it must sign this namespace, runbook, run, gate, action and evidence; sign it with your SSH key (mesh runbook decide ${handle.workflowId} approve --key <key>), or paste what \`mesh runbook sign ${handle.workflowId} approve-stop-predecessor approve\` prints.`,
+      `The decision's signature is refused: the signature is for namespace "git", not "mesh-runbook"; it must sign this namespace, runbook, run, gate, action and evidence; sign it with your SSH key: mesh runbook decide ${handle.workflowId} approve --key <key>.`,
     );
     assert.equal(
       await send(approve(signByHand('mallory', statement), statement.signedAt, 'mallory')),

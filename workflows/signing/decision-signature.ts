@@ -39,7 +39,7 @@ export function checkSignature(
 ): Signer | string | undefined {
   const mode = signedModeAt(policy, at.gate);
   if (mode === 'off') return undefined;
-  const how = `sign it with your SSH key (mesh runbook decide ${at.runbook} ${decision.action} --key <key>), or paste what \`mesh runbook sign ${at.runbook} ${at.gate} ${decision.action}\` prints`;
+  const how = `sign it with your SSH key: mesh runbook decide ${at.runbook} ${decision.action} --key <key>`;
   if (decision.signature === undefined)
     return mode === 'required' ? `${at.gate} takes signed decisions only; ${how}.` : undefined;
   const signature = parseSignature(decision.signature);
