@@ -5,6 +5,7 @@ import type * as Abort from './decide/abort';
 import type * as Approve from './decide/approve';
 import type * as Decide from './decide/decide';
 import type * as Pause from './decide/pause';
+import type * as Sign from './decide/sign';
 import type * as Demo from './demo/demo';
 import type * as Dev from './worker/dev';
 import type * as History from './history/history';
@@ -30,6 +31,7 @@ const VERBS: readonly (readonly [string, () => Register])[] = [
   ['decide', () => (require('./decide/decide') as typeof Decide).registerDecide],
   ['pause', () => (require('./decide/pause') as typeof Pause).registerPause],
   ['resume', () => (require('./decide/pause') as typeof Pause).registerResume],
+  ['sign', () => (require('./decide/sign') as typeof Sign).registerSign],
   ['abort', () => (require('./decide/abort') as typeof Abort).registerAbort],
   ['clear', () => (require('./clear/clear') as typeof Clear).registerClear],
   ['worker', () => (require('./worker/worker') as typeof Worker).registerWorker],

@@ -8,10 +8,12 @@ import type * as FleetPlan from './plan/fleet-plan';
 import type * as Follow from './follow/follow';
 import type * as HistoryRead from './history/read';
 import type * as HistoryRender from './history/render';
+import type * as HistoryVerify from './history/print-verified';
 import type * as Launch from './start/launch';
 import type * as NodeMarks from '../../client/node-marks';
 import type * as Observe from './observe';
 import type * as Pauses from './decide/send-pause';
+import type * as Signing from './decide/signed-input';
 import type * as PlanHelp from './plan-help';
 import type * as Plan from './plan/run-plan';
 import type * as Deps from '../../worker/deps';
@@ -33,11 +35,13 @@ export const load = {
   follow: () => require('./follow/follow') as typeof Follow,
   historyRead: () => require('./history/read') as typeof HistoryRead,
   historyRender: () => require('./history/render') as typeof HistoryRender,
+  historyVerify: () => require('./history/print-verified') as typeof HistoryVerify,
   launch: () => require('./start/launch') as typeof Launch,
   /** A node's durable mark, read without the client SDK. */
   nodeMarks: () => require('../../client/node-marks') as typeof NodeMarks,
   observe: () => require('./observe') as typeof Observe,
   pauses: () => require('./decide/send-pause') as typeof Pauses,
+  signing: () => require('./decide/signed-input') as typeof Signing,
   plans: () => require('./plan-help') as typeof PlanHelp,
   /** The plan of a runbook: the mesh adapter, Docker and the activities that read a node. */
   plan: () => require('./plan/run-plan') as typeof Plan,

@@ -196,7 +196,7 @@ describe('mesh as a Unix tool', () => {
       [
         ['runbook', 'frobnicate'],
         'mesh runbook has no command "frobnicate".',
-        'Its commands: plan, start, watch, status, history, list, approve, decide, pause, resume, abort, clear, worker, dev, demo; see `mesh runbook --help`.',
+        'Its commands: plan, start, watch, status, history, list, approve, decide, pause, resume, sign, abort, clear, worker, dev, demo; see `mesh runbook --help`.',
       ],
       [['runbook', 'plna'], 'mesh runbook has no command "plna".', 'Did you mean `mesh runbook plan`?'],
       [['plna'], 'mesh has no command "plna".', 'Its commands: config, local, runbook; see `mesh --help`.'],

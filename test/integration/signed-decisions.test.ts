@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { execFile, execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -170,5 +170,31 @@ describe('signed decisions: four eyes on keys, not typed names', () => {
     );
     const done = await statusWhen(handle, (s) => s.phase === 'completed');
     assert.deepEqual(done.decisions.at(-1)?.signer, { principal: 'dave', fingerprint: fingerprint('dave') });
+
+    // history --verify re-verifies offline from the event history; a signer removed since no longer verifies.
+    const signersFile = (...names: string[]) => {
+      const path = join(dir, `signers-${names.join('-')}`);
+      writeFileSync(path, names.map((n) => `${n} ${readFileSync(`${key(n)}.pub`, 'utf8')}`).join(''));
+      return path;
+    };
+    const history = (file: string) =>
+      promisify(execFile)(MESH, ['runbook', 'history', input.node, '--verify', file], { env }).then(
+        ({ stdout }) => ({ code: 0, stdout }),
+        (error: { code: number; stdout: string }) => error,
+      );
+    const kept = await history(signersFile('carol', 'dave'));
+    assert.equal(kept.code, 0, kept.stdout);
+    assert.match(
+      kept.stdout,
+      /^verified: approve at approve-stop-predecessor by dave \(signed, key SHA256:\S+\), .* — dave, key SHA256:/m,
+    );
+    assert.match(kept.stdout, /^1 signed decision of runbook-\S+ verify against /m);
+    const removed = await history(signersFile('carol'));
+    assert.equal(removed.code, 1, removed.stdout);
+    assert.ok(
+      removed.stdout.includes(`— key ${fingerprint('dave')} is not among these signers`),
+      removed.stdout,
+    );
+    assert.match(removed.stdout, /^1 of 1 signed decisions of runbook-\S+ do not verify against /m);
   });
 });

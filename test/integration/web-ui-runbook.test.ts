@@ -1,11 +1,16 @@
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { edgeFlip } from '../../workflows';
 import { statusQuery } from '../../workflows/contracts';
+import { RunbookPolicy } from '../../workflows/policy';
 import { WAITING_QUERY } from '../../workflows/search-attributes';
 import { seedEdgeFlip } from '../support/edge-flip-seed';
 import { HostileReasonMesh } from '../support/hostile-reason-mesh';
+import { MESH } from '../support/mesh-cli';
 import { runbookWorld } from '../support/runbook-world';
 import { decide, statusWhen, waitingAt } from '../support/runbooks';
 import { decisionShown, TemporalWebUi } from '../support/web-ui';
@@ -143,6 +148,50 @@ describe('an operator follows and decides an edge flip in the Temporal Web UI (h
     const done = await handle.query(statusQuery);
     assert.equal(done.phase, 'completed', done.outcome);
     assert.equal(done.paused, null);
+  });
+
+  it('a decision signed by mesh runbook sign, pasted into the Update dialog, is taken where the policy requires signatures; unsigned is refused', async () => {
+    const keys = mkdtempSync(join(tmpdir(), 'mesh-ui-keys-'));
+    try {
+      const key = join(keys, 'dave');
+      execFileSync('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-C', 'dave', '-f', key]);
+      const policy = RunbookPolicy.parse({
+        signers: `dave ${readFileSync(`${key}.pub`, 'utf8')}`,
+        signed: { 'approve-stop-predecessor': 'required' },
+      });
+      await using world = await runbookWorld({ deps: { policy } });
+      const input = await seedEdgeFlip(world, { startedBy: 'alice' });
+      const handle = await world.start(edgeFlip, input);
+      await statusWhen(handle, waitingAt('approve-stop-predecessor'));
+      const page = await ui.waitForCurrentDetails(handle.workflowId, 'mesh runbook sign');
+      const unsigned = await ui.sendUpdate(
+        handle.workflowId,
+        'decide',
+        decisionShown(page.currentDetails, 'approve', 'dave'),
+      );
+      assert.equal(unsigned.succeeded, false);
+      assert.match(
+        unsigned.succeeded === false ? unsigned.message : '',
+        /^approve-stop-predecessor takes signed decisions only/,
+      );
+
+      const env = { ...process.env, MESH_TASK_QUEUE: world.taskQueue, NO_COLOR: '1' };
+      const printed = execFileSync(
+        MESH,
+        ['runbook', 'sign', input.node, 'approve-stop-predecessor', 'approve', '--as', 'dave', '--key', key],
+        { env, encoding: 'utf8' },
+      );
+      const signed = await ui.sendUpdate(handle.workflowId, 'decide', JSON.parse(printed), {
+        screenshotTo: join(ARTIFACTS, 'signed-decision.png'),
+      });
+      assert.deepEqual(signed, { succeeded: true });
+      const done = await statusWhen(handle, (s) => s.phase === 'completed');
+      assert.equal(done.decisions.at(-1)?.signer?.principal, 'dave');
+      const final = await ui.waitForCurrentDetails(handle.workflowId, 'phase completed');
+      assert.ok(final.currentDetails.includes('by dave (signed, key SHA256:'), final.currentDetails);
+    } finally {
+      rmSync(keys, { recursive: true, force: true });
+    }
   });
 
   it("a node's hold reason with Markdown, links, an image tag and code spans shows as text in the details", async () => {

@@ -43,6 +43,8 @@ function waitingSection(id: string, waiting: Waiting): string[] {
       '',
     ]),
     `From a terminal: \`mesh runbook decide ${id} <action> --evidence ${waiting.evidence}\`.`,
+    '',
+    `Signed (where the policy requires it): \`mesh runbook sign ${id} ${waiting.gate} <action> --key <your SSH key>\` prints this input with its signature, to paste here as it is.`,
   ];
 }
 

@@ -21,14 +21,9 @@ export async function readNodeHistory(
   return readClearance(id, described.status.name, history.events ?? []);
 }
 
-/**
- * A runbook's history from Temporal's event history (every run's, when it continued as new), which the
- * server keeps whether or not a worker runs and after the runbook ended. Step notes live only in the runbook's status: a completed run returned it,
- * and a worker, when one polls, answers the status query (of a closed run too, by replaying it).
- */
-export async function readRunbookHistory(rb: RunbookClient, id: string): Promise<RunbookHistory> {
-  const { described, kind } = await describeRunbook(rb, id);
-  const runs = await orUnknown(id, rb.target, () =>
+/** The event histories of every run of the runbook, oldest first. */
+export function eventsOfRuns(rb: RunbookClient, id: string) {
+  return orUnknown(id, rb.target, () =>
     rb.within(30_000, () =>
       historiesOfRuns(async (runId) => {
         const history = await rb.client.workflow.getHandle(id, runId).fetchHistory();
@@ -36,6 +31,16 @@ export async function readRunbookHistory(rb: RunbookClient, id: string): Promise
       }),
     ),
   );
+}
+
+/**
+ * A runbook's history from Temporal's event history (every run's, when it continued as new), which the
+ * server keeps whether or not a worker runs and after the runbook ended. Step notes live only in the runbook's status: a completed run returned it,
+ * and a worker, when one polls, answers the status query (of a closed run too, by replaying it).
+ */
+export async function readRunbookHistory(rb: RunbookClient, id: string): Promise<RunbookHistory> {
+  const { described, kind } = await describeRunbook(rb, id);
+  const runs = await eventsOfRuns(rb, id);
   const facts = acrossRuns(runs.map(readHistory));
   if (facts.closed?.result) return buildHistory(id, kind, facts, facts.closed.result, 'result');
   const asked = await askStatus(rb, { workflowId: id, runId: '', taskQueue: described.taskQueue });
