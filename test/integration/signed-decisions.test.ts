@@ -11,7 +11,9 @@ import { decideUpdate, statusQuery, type Decision } from '../../workflows/contra
 import { RunbookPolicy } from '../../workflows/policy';
 import { decisionStatement, type DecisionStatement } from '../../workflows/signing/statement';
 import { seedEdgeFlip } from '../support/edge-flip-seed';
+import { findTemporalCli } from '../../worker/temporal-binary';
 import { MESH } from '../support/mesh-cli';
+import { harnessTarget } from '../support/temporal';
 import { runbookWorld } from '../support/runbook-world';
 import { decisionRefusal, statusWhen, waitingAt } from '../support/runbooks';
 
@@ -86,6 +88,26 @@ describe('signed decisions: four eyes on keys, not typed names', () => {
       await send({ action: 'approve', by: 'carol', evidence }),
       /^approve-stop-predecessor takes signed decisions only; sign it with your SSH key: mesh runbook decide runbook-\S+ approve --key <key>\.$/,
     );
+    // The Temporal CLI sends the same unsigned Update: refused, with the same sentence.
+    const temporalCli = findTemporalCli();
+    assert.ok(temporalCli, 'the temporal CLI is installed by scripts/bootstrap.sh');
+    const fromTemporalCli = await promisify(execFile)(temporalCli, [
+      'workflow',
+      'update',
+      'execute',
+      '--address',
+      harnessTarget().address,
+      '--workflow-id',
+      handle.workflowId,
+      '--name',
+      'decide',
+      '--input',
+      JSON.stringify({ action: 'approve', by: 'carol', evidence }),
+    ]).then(
+      () => 'accepted',
+      (error: { stderr: string }) => error.stderr,
+    );
+    assert.match(fromTemporalCli, /approve-stop-predecessor takes signed decisions only/);
     for (const other of [
       { evidence: '0000000000' },
       { runbook: 'runbook-elsewhere' },
