@@ -276,7 +276,12 @@ describe('mesh runbook dev: its own server and worker, runbooks survive a restar
 
     const flip = edgeFlipArgs(await seedEdgeFlipIn(join(stateDir, 'local'), name));
     t.after(() => removeNodeContainers([name]));
-    dev = (await startDev(devArgs, devEnv)).child;
+    const first = await startDev(devArgs, devEnv);
+    dev = first.child;
+    assert.match(
+      first.output(),
+      /^ {2}decisions {6}unsigned: the policy lists no signers \(policy\.signers\), so no decision can be signed here$/m,
+    );
     // The flip goes as far as it may alone, and waits for the approval to stop the predecessor.
     const started = await mesh(cli, 'start', ...flip, '--as', 'alice');
     assert.equal(started.code, 3, started.stderr);

@@ -27,6 +27,7 @@ export function devUsage(info: {
   dbFile: string;
   logFile: string;
   localMeshState: string;
+  decisions: string;
 }): string[] {
   const queue = info.taskQueue === TASK_QUEUE ? '' : ` MESH_TASK_QUEUE=${shellWord(info.taskQueue)}`;
   return [
@@ -36,6 +37,7 @@ export function devUsage(info: {
     `  database       ${info.dbFile} (kept: runbooks resume after a restart)`,
     `  server log     ${info.logFile}`,
     `  worker         task queue ${info.taskQueue}, and ${info.taskQueue}@<node> for every local node; local mesh state ${info.localMeshState}`,
+    `  decisions      ${info.decisions}`,
     'In another terminal:',
     `  export TEMPORAL_ADDRESS=${info.address} ${STATE_DIR_ENV}=${shellWord(info.localMeshState)}${queue}`,
     '  mesh local node list',

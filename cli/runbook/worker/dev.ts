@@ -8,6 +8,8 @@ import type { DevServer } from '../../../worker/dev-server';
 import { findTemporalCli } from '../../../worker/temporal-binary';
 import { UsageError } from '../../errors';
 import { printJson, printLine } from '../../output';
+import { RunbookPolicy } from '../../../workflows/policy';
+import { signingLine } from './signing-line';
 import { load } from '../lazy';
 import { parseOptions, Port, taskQueueFromEnv } from '../options';
 import { devAgainCommand, devUsage, DEV_STATE_DIR } from './dev-usage';
@@ -90,6 +92,7 @@ export function registerDev(runbook: Command): void {
               dbFile: ready.dbFile,
               logFile: ready.logFile,
               localMeshState: localState,
+              decisions: signingLine(deps.policy ?? RunbookPolicy.parse({})),
             };
             if (input.json) printJson(info);
             else devUsage(info).forEach((line) => printLine(line));
