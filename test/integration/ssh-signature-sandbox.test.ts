@@ -6,9 +6,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { WorkflowUpdateFailedError } from '@temporalio/client';
-import { NativeConnection, Worker } from '@temporalio/worker';
 import { checksSignatures, signedUpdate } from '../fixtures/signing-workflows';
-import { connectHarnessClient, harnessTarget, quietRuntime } from '../support/temporal';
+import { fixtureWorker } from '../support/fixture-worker';
+import { connectHarnessClient } from '../support/temporal';
 
 /** `ssh-keygen -Y sign -n mesh-runbook` of `message` with a fresh key of `dir`; its armored signature. */
 function signed(dir: string, key: string, message: string): string {
@@ -28,17 +28,8 @@ const refusal = (promise: Promise<unknown>) =>
 describe('SSH signatures verified in the workflow sandbox (real dev server, keys made by ssh-keygen)', () => {
   it("an Update's validator accepts a signature of an allowed signer and refuses a forged or unknown one before it is accepted", async () => {
     const dir = mkdtempSync(join(tmpdir(), 'mesh-sshsig-wf-'));
-    const target = harnessTarget();
-    quietRuntime();
-    const connection = await NativeConnection.connect({ address: target.address });
     const taskQueue = `sshsig-${randomBytes(4).toString('hex')}`;
-    const worker = await Worker.create({
-      connection,
-      namespace: target.namespace,
-      taskQueue,
-      workflowsPath: require.resolve('../fixtures/signing-workflows'),
-    });
-    const running = worker.run();
+    const worker = await fixtureWorker(require.resolve('../fixtures/signing-workflows'), taskQueue);
     const { client, connection: clientConnection } = await connectHarnessClient();
     try {
       for (const name of ['carol', 'mallory'])
@@ -71,9 +62,7 @@ describe('SSH signatures verified in the workflow sandbox (real dev server, keys
       assert.equal(accepted, 1, 'the refused ones never reached the history');
       await handle.terminate('test over');
     } finally {
-      worker.shutdown();
-      await running;
-      await connection.close();
+      await worker.stop();
       await clientConnection.close();
       rmSync(dir, { recursive: true, force: true });
     }

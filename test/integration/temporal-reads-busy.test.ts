@@ -2,30 +2,13 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { describe, it } from 'node:test';
 import { temporal } from '@temporalio/proto';
-import { NativeConnection, Worker } from '@temporalio/worker';
 import { TemporalReads } from '../../client/temporal-reads/reads';
 import { countsPokes, pokeSignal, pokesQuery } from '../fixtures/query-workflows';
-import { connectHarnessClient, harnessTarget, quietRuntime } from '../support/temporal';
+import { fixtureWorker } from '../support/fixture-worker';
+import { connectHarnessClient, harnessTarget } from '../support/temporal';
 
-async function fixtureWorker(taskQueue: string) {
-  const target = harnessTarget();
-  quietRuntime();
-  const connection = await NativeConnection.connect({ address: target.address });
-  const worker = await Worker.create({
-    connection,
-    namespace: target.namespace,
-    taskQueue,
-    workflowsPath: require.resolve('../fixtures/query-workflows'),
-  });
-  const running = worker.run();
-  return {
-    async stop() {
-      worker.shutdown();
-      await running;
-      await connection.close();
-    },
-  };
-}
+const queryWorker = (taskQueue: string) =>
+  fixtureWorker(require.resolve('../fixtures/query-workflows'), taskQueue);
 
 describe('a query the server cannot buffer (real dev server)', () => {
   it(
@@ -38,7 +21,7 @@ describe('a query the server cannot buffer (real dev server)', () => {
       const taskQueue = `reads-busy-${randomBytes(4).toString('hex')}`;
       const workflowId = `${taskQueue}-wf`;
       try {
-        let worker = await fixtureWorker(taskQueue);
+        let worker = await queryWorker(taskQueue);
         const handle = await client.workflow.start(countsPokes, {
           taskQueue,
           workflowId,
@@ -62,7 +45,7 @@ describe('a query the server cannot buffer (real dev server)', () => {
         await new Promise((resolve) => setTimeout(resolve, 500));
         const refusedAtFirst = reads.query(workflowId, '', pokesQuery.name, 30_000);
         // The task times out after 3 s; a real worker then takes it again and answers both.
-        worker = await fixtureWorker(taskQueue);
+        worker = await queryWorker(taskQueue);
         try {
           assert.deepEqual(await Promise.all([buffered, refusedAtFirst]), [1, 1]);
         } finally {
