@@ -161,6 +161,37 @@ describe('signed decisions: four eyes on keys, not typed names', () => {
     });
   });
 
+  it("refuses a key removed from the worker's signers since the runbook started (the test changes the in-process worker's policy, as a restart with a new config would), on record", async () => {
+    const changing = RunbookPolicy.parse({ ...policy });
+    await using world = await runbookWorld({ deps: { policy: changing } });
+    const handle = await world.start(edgeFlip, await seedEdgeFlip(world, { startedBy: 'alice' }));
+    const { statement } = await where(handle);
+    changing.signers = changing.signers
+      .split('\n')
+      .filter((line) => !line.startsWith('dave '))
+      .join('\n');
+    const signedBy = (name: string): Decision => ({
+      action: 'approve',
+      by: name,
+      evidence: statement.evidence,
+      signature: signByHand(name, statement),
+      signedAt: statement.signedAt,
+    });
+    assert.equal(
+      await decisionRefusal(handle.executeUpdate(decideUpdate, { args: [signedBy('dave')] })),
+      `Key ${fingerprint('dave')} no longer signs for dave: the worker's signers changed since this runbook started; sign with a key that is among them.`,
+    );
+    const refused = await handle.query(statusQuery);
+    assert.deepEqual(
+      refused.refused.map((r) => [r.by, r.signer?.fingerprint]),
+      [['dave', fingerprint('dave')]],
+      'the refusal is on record',
+    );
+    await handle.executeUpdate(decideUpdate, { args: [signedBy('carol')] });
+    const done = await statusWhen(handle, (s) => s.phase === 'completed');
+    assert.equal(done.decisions.at(-1)?.signer?.principal, 'carol');
+  });
+
   it('mesh runbook approve --key signs with the key file; four eyes compare the principal the key proves', async () => {
     await using world = await runbookWorld({ deps: { policy } });
     const input = await seedEdgeFlip(world, { startedBy: 'carol' });

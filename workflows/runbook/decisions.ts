@@ -3,12 +3,12 @@ import { Decision, decideUpdate, type RecordedDecision, type Waiting } from '../
 import type { RunbookPolicy } from '../policy';
 import { firstIssue } from '../../mesh/zod-issue';
 import { policyRefusal } from './approvers';
-import { notify } from './activities';
+import { notify, settings } from './activities';
 import { evidenceChange, type Evidence } from './evidence';
 import type { Progress, WaitingRequest } from './progress';
 import { failureMessage } from './failures';
 import { MAX_REMINDER_BACKOFF, REMINDER_BACKOFF } from './revision';
-import { checkSignature, signerOf } from '../signing/decision-signature';
+import { checkSignature, revokedSigner, signerOf } from '../signing/decision-signature';
 
 export const DECISION_REJECTED = 'DecisionRejected';
 
@@ -91,6 +91,8 @@ function refusal(
  */
 export class Decisions {
   private pending: RecordedDecision | undefined;
+  /** A signed decision accepted whose signer is being checked against the worker's current signers. */
+  private checking: RecordedDecision | undefined;
   private readonly shown = new Map<string, Evidence>();
 
   /** `policy` undefined: a runbook from before evidence and policy, replayed as it ran (no checks, no reminders). */
@@ -100,7 +102,7 @@ export class Decisions {
   ) {
     setHandler(
       decideUpdate,
-      (input) => {
+      async (input) => {
         const decision = Decision.parse(input);
         const waiting = this.progress.status.waiting as Waiting;
         const signer = this.policy && signerOf(decision, this.policy, waiting.gate);
@@ -111,11 +113,13 @@ export class Decisions {
           ...(signer ? { signer } : {}),
         };
         // Two decisions accepted in one activation: the first one stands, the second is refused on record.
-        const taken = this.pending && misfit(waiting, decision, { decided: [], pending: this.pending });
+        const busy = this.pending ?? this.checking;
+        const taken = busy && misfit(waiting, decision, { decided: [], pending: busy });
         const why =
           taken ||
           (this.policy &&
-            refusal(waiting, decision, this.shown, this.policy, this.progress.status.startedBy));
+            refusal(waiting, decision, this.shown, this.policy, this.progress.status.startedBy)) ||
+          (signer && (await this.signerNoLonger(recorded, waiting)));
         if (why) {
           this.progress.refuse({ ...recorded, refusal: why });
           reject(why);
@@ -130,7 +134,7 @@ export class Decisions {
           const why = misfit(this.progress.status.waiting, parsed.data, {
             currentStep: this.currentStep(),
             decided: this.progress.status.decisions,
-            ...(this.pending ? { pending: this.pending } : {}),
+            ...((this.pending ?? this.checking) ? { pending: this.pending ?? this.checking } : {}),
           });
           if (why) reject(why);
           const signed = this.policy && this.signatureCheck(parsed.data);
@@ -140,6 +144,25 @@ export class Decisions {
           'Decide at the gate the runbook waits at, with the input its current details show: action, by, evidence, comment.',
       },
     );
+  }
+
+  /**
+   * Why a signed decision is refused after all: its key left the signers of the worker's current policy
+   * since this runbook read its own (a revoked key), or the gate moved while that was asked. Only signed
+   * decisions ask, so runbooks recorded before replay without the read.
+   */
+  private async signerNoLonger(decision: RecordedDecision, waiting: Waiting): Promise<string | undefined> {
+    this.checking = decision;
+    try {
+      const current = await settings.runbookPolicy();
+      if (this.progress.status.waiting?.evidence !== waiting.evidence)
+        return `The gate ${waiting.gate} moved on while the decision's signer was checked; look again and decide anew.`;
+      return revokedSigner(decision, current);
+    } catch (error) {
+      return `The worker's current signers could not be read (${failureMessage(error)}), so the signed decision is not taken; send it again.`;
+    } finally {
+      this.checking = undefined;
+    }
   }
 
   /** A signed decision is verified before it is accepted, and one the gate requires signed is refused unsigned. */

@@ -1,4 +1,4 @@
-import type { Decision, Signer } from '../contracts';
+import type { Decision, RecordedDecision, Signer } from '../contracts';
 import type { RunbookPolicy, SignedMode } from '../policy';
 import { STANDS_FOR } from '../runbook/approvers';
 import { parseAllowedSigners, principalsOf } from './allowed-signers';
@@ -82,4 +82,15 @@ export function signerOf(decision: Decision, policy: RunbookPolicy, gate: string
   return typeof signature === 'string'
     ? undefined
     : { principal: decision.by, fingerprint: signature.publicKey.fingerprint };
+}
+
+/** Why the key that signed `decision` no longer signs for its `by` under `current` (a newer policy), if so. */
+export function revokedSigner(decision: RecordedDecision, current: RunbookPolicy): string | undefined {
+  const signature = decision.signature === undefined ? undefined : parseSignature(decision.signature);
+  if (signature === undefined || typeof signature === 'string') return undefined;
+  const file = parseAllowedSigners(current.signers);
+  if ('problem' in file)
+    return `The worker's current signers cannot be read (${file.problem}), so no signed decision is taken until they are fixed.`;
+  if (principalsOf(file.signers, signature).includes(decision.by)) return undefined;
+  return `Key ${signature.publicKey.fingerprint} no longer signs for ${decision.by}: the worker's signers changed since this runbook started; sign with a key that is among them.`;
 }
