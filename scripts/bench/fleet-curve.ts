@@ -1,0 +1,28 @@
+import type { BenchEnv } from './bench-env';
+import { FLEET_WAVE_SIZE, runFleet, type FleetRun } from './fleet';
+import type { FleetCurve } from './result';
+
+const cpuPerNode = (run: FleetRun) =>
+  run.worker.cpuMs === undefined ? undefined : run.worker.cpuMs / run.nodes;
+
+/** One fleet per size, smallest first, and the ratio of each one's worker CPU per node to the smallest's. */
+export async function fleetCurve(
+  env: BenchEnv,
+  sizes: number[],
+  log: (line: string) => void,
+): Promise<FleetCurve> {
+  const runs: FleetRun[] = [];
+  for (const size of [...sizes].sort((a, b) => a - b)) {
+    log(`fleet: ${size} simulated nodes, waves of ${FLEET_WAVE_SIZE}`);
+    runs.push(await runFleet(env, size, log));
+  }
+  const smallest = runs[0] && cpuPerNode(runs[0]);
+  return {
+    waveSize: FLEET_WAVE_SIZE,
+    runs,
+    cpuPerNodeVsSmallest: runs.map((run) => {
+      const own = cpuPerNode(run);
+      return own !== undefined && smallest ? own / smallest : undefined;
+    }),
+  };
+}

@@ -1,0 +1,161 @@
+import { join } from 'node:path';
+import type { Client } from '@temporalio/client';
+import { temporal } from '@temporalio/proto';
+import { startEdgeFlipFleet } from '../../client/start-fleet';
+import { freeLocalPort } from '../../worker/ports';
+import { edgeFlipFleet } from '../../workflows';
+import { nodeTaskQueue, runbookWorkflowId } from '../../workflows/contracts';
+import { fleetWorkflowId } from '../../workflows/fleet/contracts';
+import type { BenchEnv } from './bench-env';
+import { timeStatus, type CliTiming } from './cli-timing';
+import { fleetHistories, type FleetHistories } from './fleet-histories';
+import { operateFleet, type OperatorDecision } from './fleet-operator';
+import { CpuWindow, workersCpu } from './resources';
+import { simulatedFleetRunbooks, simulatedNodes, simulatedSuccessor } from './simulated-node/simulated-fleet';
+import { BenchWorker } from './worker-process';
+
+/** How many nodes run at once after the canary. */
+export const FLEET_WAVE_SIZE = 25;
+/** The nodes' timings: the defaults, but a simulated container is stable after half a second, not three. */
+const FLEET_TIMINGS = { stabilityWindowMs: 500 };
+const STARTER = 'bench-starter';
+const OPERATOR = 'bench-operator';
+const STATUS_SAMPLES = 3;
+const FLEET_WORKER_MAIN = join(__dirname, 'simulated-node', 'simulated-fleet-worker-main.ts');
+const MB = 2 ** 20;
+const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+/** One fleet of simulated nodes flipped through the executor, and what it cost. */
+export interface FleetRun {
+  nodes: number;
+  waveSize: number;
+  phase: string;
+  outcome: string | undefined;
+  failure?: string;
+  /** The fleet's start to its close. */
+  wallMs: number;
+  /** Every decision the operator gave, and how many of them were approvals. */
+  approvals: number;
+  decisions: OperatorDecision[];
+  histories: FleetHistories;
+  /** The fleet worker's process (workflows, activities, every node worker, the simulated nodes) over wallMs. */
+  worker: { cpuMs: number | undefined; peakRssMb: number; idleRssMb: number };
+  temporalCpuMs: number | undefined;
+  /** The dev server's SQLite file (with its journal) before the start and after the close. */
+  database: { beforeBytes: number; afterBytes: number } | undefined;
+  statusCli: CliTiming;
+}
+
+/** Waits until every node's own queue has a poller: the node workers start after the runbook worker's ready line. */
+async function nodeQueuesPolled(client: Client, taskQueue: string, nodes: string[]): Promise<void> {
+  const { enums } = temporal.api;
+  for (const node of nodes)
+    for (;;) {
+      const { pollers } = await client.workflowService.describeTaskQueue({
+        namespace: client.options.namespace,
+        taskQueue: {
+          name: nodeTaskQueue(taskQueue, node),
+          kind: enums.v1.TaskQueueKind.TASK_QUEUE_KIND_NORMAL,
+        },
+        taskQueueType: enums.v1.TaskQueueType.TASK_QUEUE_TYPE_ACTIVITY,
+      });
+      if ((pollers ?? []).length > 0) break;
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+}
+
+/**
+ * A fleet of `size` simulated nodes (scripts/bench/simulated-node/) flipped by one edgeFlipFleet runbook,
+ * approvals canary-then-waves, on a worker process of its own so its CPU time and memory are this fleet's;
+ * the operator answers its waits as bench-operator, another identity than the starter.
+ */
+export async function runFleet(env: BenchEnv, size: number, log: (line: string) => void): Promise<FleetRun> {
+  const plan = { size, publicPort: await freeLocalPort(), stagingPort: await freeLocalPort() };
+  const taskQueue = `${env.taskQueue}-fleet-${size}`;
+  const worker = await BenchWorker.start({
+    address: env.address,
+    namespace: env.temporal.namespace ?? 'default',
+    taskQueue,
+    stateDir: await env.dir(`fleet-${size}-`),
+    bundle: env.bundle,
+    main: FLEET_WORKER_MAIN,
+    env: { MESH_SIMULATED_FLEET: JSON.stringify(plan) },
+  });
+  try {
+    const nodes = simulatedNodes(plan).map((n) => n.node);
+    await nodeQueuesPolled(env.client, taskQueue, nodes);
+    log(`fleet ${size}: ${size} simulated nodes and their node workers up`);
+    const idleRss = worker.rss();
+    const module = simulatedSuccessor(size);
+    const fleetId = fleetWorkflowId(module);
+    const beforeBytes = await env.databaseBytes();
+    const cpu = CpuWindow.open({ workers: { worker: worker.pid }, temporal: env.meters().temporal });
+    worker.resetPeak();
+    const started = Date.now();
+    const handle = await startEdgeFlipFleet(
+      env.client,
+      edgeFlipFleet,
+      {
+        module,
+        runbooks: simulatedFleetRunbooks(plan, { startedBy: STARTER, timings: FLEET_TIMINGS }),
+        waveSize: FLEET_WAVE_SIZE,
+        approvals: 'canary-then-waves',
+        startedBy: STARTER,
+      },
+      { taskQueue },
+    );
+    const operator = operateFleet(env.client, fleetId, OPERATOR);
+    // An operator who cannot go on leaves the fleet waiting: it is cancelled rather than waited for.
+    const stuck = operator.then(
+      () => new Promise<never>(() => undefined),
+      async (error: unknown) => {
+        await handle.cancel().catch(() => undefined);
+        return { status: undefined, failure: `the operator stopped: ${message(error)}` };
+      },
+    );
+    const ended = await Promise.race([
+      handle.result().then(
+        (status) => ({ status, failure: undefined }),
+        (error: unknown) => ({ status: undefined, failure: message(error) }),
+      ),
+      stuck,
+    ]);
+    const wallMs = Date.now() - started;
+    const resources = cpu.close();
+    const peakRss = worker.peakRss();
+    const afterBytes = await env.databaseBytes();
+    const decisions = await operator.catch((): OperatorDecision[] => []);
+    const used = workersCpu(resources);
+    log(
+      `fleet ${size}: ${ended.status?.phase ?? 'failed'} in ${(wallMs / 1000).toFixed(1)} s; reading histories`,
+    );
+    const histories = await fleetHistories(env.client, fleetId, nodes.map(runbookWorkflowId));
+    const statusCli = await timeStatus(
+      { address: env.address, taskQueue },
+      `fleet-${module}`,
+      STATUS_SAMPLES,
+    );
+    return {
+      nodes: size,
+      waveSize: FLEET_WAVE_SIZE,
+      phase: ended.status?.phase ?? 'failed',
+      outcome: ended.status?.outcome,
+      ...(ended.failure ? { failure: ended.failure } : {}),
+      wallMs,
+      approvals: decisions.filter((d) => d.action === 'approve').length,
+      decisions,
+      histories,
+      worker: {
+        cpuMs: used && used.ownMs + used.childrenMs,
+        peakRssMb: peakRss / MB,
+        idleRssMb: idleRss / MB,
+      },
+      temporalCpuMs: resources.temporalCpuMs,
+      database:
+        beforeBytes !== undefined && afterBytes !== undefined ? { beforeBytes, afterBytes } : undefined,
+      statusCli,
+    };
+  } finally {
+    await worker.stop();
+  }
+}
