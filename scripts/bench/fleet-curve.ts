@@ -14,7 +14,13 @@ export async function fleetCurve(
   const runs: FleetRun[] = [];
   for (const size of [...sizes].sort((a, b) => a - b)) {
     log(`fleet: ${size} simulated nodes, waves of ${FLEET_WAVE_SIZE}`);
-    runs.push(await runFleet(env, size, log));
+    const run = await runFleet(env, size, log);
+    const perNode = cpuPerNode(run);
+    log(
+      `fleet ${size}: ${run.phase}, ${run.approvals} approval(s), worker CPU ${perNode?.toFixed(0) ?? '-'} ms/node, ` +
+        `parent ${run.histories.parent.events} events in ${run.histories.parent.runs} run(s), status ${run.statusCli.ms?.median.toFixed(0) ?? '-'} ms`,
+    );
+    runs.push(run);
   }
   const smallest = runs[0] && cpuPerNode(runs[0]);
   return {

@@ -45,6 +45,8 @@ export const USAGE = `npm run bench -- [--rounds N] [--quick] [--lab] [--only a,
 
   MESH_BENCH_CLI_BASELINE=<checkout>/bin/mesh.js also times that CLI, alternating with this one`;
 
+const FLEET_SIZE = 'each fleet size is a whole number of nodes from 2 (a canary and a wave) to 2000';
+
 const Options = z
   .object({
     rounds: z.coerce.number().int().min(1).optional(),
@@ -52,7 +54,9 @@ const Options = z
     lab: z.boolean().default(false),
     only: z.array(z.enum(SECTIONS)).optional(),
     scale: z.array(z.coerce.number().int().min(1).max(200)).default([]),
-    fleet: z.array(z.coerce.number().int().min(2).max(2000)).default([]),
+    fleet: z
+      .array(z.coerce.number({ error: FLEET_SIZE }).int(FLEET_SIZE).min(2, FLEET_SIZE).max(2000, FLEET_SIZE))
+      .default([]),
     json: z.boolean().default(false),
     help: z.boolean().default(false),
   })
@@ -116,7 +120,9 @@ export function parseBenchOptions(argv: string[]): BenchOptions {
   });
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    throw new Error(`--${issue?.path.join('.') ?? 'options'}: ${issue?.message ?? 'invalid'}`);
+    // `--fleet: ...`, not `--fleet.0: ...`: the option is what the user typed.
+    const option = issue?.path.filter((part) => typeof part === 'string').join('.') || 'options';
+    throw new Error(`--${option}: ${issue?.message ?? 'invalid'}`);
   }
   const o = parsed.data;
   // --fleet alone measures the fleet alone: the edge-flip rounds are for --only to add.
