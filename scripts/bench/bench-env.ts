@@ -12,6 +12,7 @@ import { writeWorkflowBundle } from '../../worker/workflow-bundle';
 import { childNamed } from './proc-cpu';
 import type { Meters } from './resources';
 import { BenchWorker } from './worker-process';
+import { QUEUE_READ_ARGS, SQLITE_FILE_ARGS } from '../../worker/dev-server-tuning';
 import { ephemeralDevServer } from '../../worker/ephemeral-dev-server';
 
 const TEMPORAL_ON_STDERR = join(__dirname, 'temporal-on-stderr.sh');
@@ -68,7 +69,10 @@ export class BenchEnv {
     const temporal = await TestWorkflowEnvironment.createLocal({
       server: ephemeralDevServer({
         executable: { type: 'existing-path', path: TEMPORAL_ON_STDERR },
-        ...(databaseFile ? { dbFilename: databaseFile } : {}),
+        // The file as `mesh runbook dev` keeps it (WAL, no sync per commit), not SQLite's default journal.
+        ...(databaseFile
+          ? { dbFilename: databaseFile, extraArgs: [...QUEUE_READ_ARGS, ...SQLITE_FILE_ARGS] }
+          : {}),
       }),
     }).catch(async (error: unknown) => {
       await rm(scratch, { recursive: true, force: true });

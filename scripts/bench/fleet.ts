@@ -46,22 +46,37 @@ export interface FleetRun {
   statusCli: CliTiming;
 }
 
-/** Waits until every node's own queue has a poller: the node workers start after the runbook worker's ready line. */
-async function nodeQueuesPolled(client: Client, taskQueue: string, nodes: string[]): Promise<void> {
+/** How long the bench waits for the node workers to poll before it starts the fleet anyway. */
+const POLLERS_PATIENCE_MS = 120_000;
+
+/** Whether any worker polls the node's own queue, on any of its partitions. */
+async function polled(client: Client, queue: string): Promise<boolean> {
   const { enums } = temporal.api;
-  for (const node of nodes)
-    for (;;) {
-      const { pollers } = await client.workflowService.describeTaskQueue({
-        namespace: client.options.namespace,
-        taskQueue: {
-          name: nodeTaskQueue(taskQueue, node),
-          kind: enums.v1.TaskQueueKind.TASK_QUEUE_KIND_NORMAL,
-        },
-        taskQueueType: enums.v1.TaskQueueType.TASK_QUEUE_TYPE_ACTIVITY,
-      });
-      if ((pollers ?? []).length > 0) break;
-      await new Promise((resolve) => setTimeout(resolve, 200));
-    }
+  const { versionsInfo } = await client.workflowService.describeTaskQueue({
+    namespace: client.options.namespace,
+    taskQueue: { name: queue, kind: enums.v1.TaskQueueKind.TASK_QUEUE_KIND_NORMAL },
+    apiMode: enums.v1.DescribeTaskQueueMode.DESCRIBE_TASK_QUEUE_MODE_ENHANCED,
+    taskQueueTypes: [enums.v1.TaskQueueType.TASK_QUEUE_TYPE_ACTIVITY],
+    reportPollers: true,
+  });
+  return Object.values(versionsInfo ?? {}).some((version) =>
+    Object.values(version.typesInfo ?? {}).some((type) => (type.pollers ?? []).length > 0),
+  );
+}
+
+/**
+ * Waits until every node's own queue has a poller (the node workers start after the worker's ready line),
+ * for two minutes at most; returns the nodes still without one.
+ */
+async function nodeQueuesPolled(client: Client, taskQueue: string, nodes: string[]): Promise<string[]> {
+  const deadline = Date.now() + POLLERS_PATIENCE_MS;
+  let waiting = nodes;
+  while (waiting.length > 0 && Date.now() < deadline) {
+    const seen = await Promise.all(waiting.map((node) => polled(client, nodeTaskQueue(taskQueue, node))));
+    waiting = waiting.filter((_, i) => !seen[i]);
+    if (waiting.length > 0) await new Promise((resolve) => setTimeout(resolve, 1_000));
+  }
+  return waiting;
 }
 
 /**
@@ -83,8 +98,10 @@ export async function runFleet(env: BenchEnv, size: number, log: (line: string) 
   });
   try {
     const nodes = simulatedNodes(plan).map((n) => n.node);
-    await nodeQueuesPolled(env.client, taskQueue, nodes);
-    log(`fleet ${size}: ${size} simulated nodes and their node workers up`);
+    const unpolled = await nodeQueuesPolled(env.client, taskQueue, nodes);
+    log(
+      `fleet ${size}: ${size} simulated nodes up, ${size - unpolled.length} of their node workers seen polling`,
+    );
     const idleRss = worker.rss();
     const module = simulatedSuccessor(size);
     const fleetId = fleetWorkflowId(module);
