@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { freeLocalPort } from '../../worker/ports';
 import { summarize, type Summary } from './stats';
 
-const MESH = join(__dirname, '..', '..', 'bin', 'mesh.js');
+export const MESH = join(__dirname, '..', '..', 'bin', 'mesh.js');
 
 /**
  * Another checkout's bin/mesh.js (e.g. the commit before a change), timed alternately with this one, sample
@@ -66,7 +66,7 @@ async function alternated(contenders: Contender[], samples: number): Promise<Cli
 }
 
 /** The CLI's environment: no operator config, no colour; `server` live, when given. */
-function cliEnv(server?: { address: string; taskQueue: string }): NodeJS.ProcessEnv {
+export function cliEnv(server?: { address: string; taskQueue: string }): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env, TEMPORAL_NAMESPACE: 'default', NO_COLOR: '1' };
   delete env.MESH_CONFIG;
   delete env[BASELINE_ENV];

@@ -26,6 +26,7 @@ export function fleetLines(result: BenchResult): string[] {
       kb(parent.bytes),
       n0(parent.events / run.nodes),
       n0(run.statusCli.ms?.median),
+      n0(run.watch.shownAfterMs),
     ];
   });
   const cost = curve.runs.map((run, i) => {
@@ -57,6 +58,7 @@ export function fleetLines(result: BenchResult): string[] {
         'parent bytes',
         'parent events/node',
         'status CLI ms',
+        'watch shows wait ms',
       ],
       history,
     ),
@@ -77,6 +79,7 @@ export function fleetLines(result: BenchResult): string[] {
     ),
     `fleet: one edgeFlipFleet runbook per size, approvals canary-then-waves, the canary alone then waves of ${curve.waveSize}; every node clean; the operator (another identity than the starter) answers each wait where the fleet says to: the canary's approval on the canary, approve-waves on the fleet. node columns: medians over the nodes' own runbooks; parent: all runs of the fleet's id.`,
     'simulated below mesh (scripts/bench/simulated-node/): the mesh controller, each node agent (applies and reports at once), its Docker engine (in memory) and its edge (HTTP on its own 127.77.x.y address). Real: the workflows, every activity, one node worker per node (all in the one fleet worker process, each on its own node in production), the dev server (SQLite in a file).',
+    "status CLI: `mesh runbook status` of the completed fleet, whole process, median of 3; watch: `mesh runbook watch` of the fleet started with it, from the fleet's first wait (the canary's approval) beginning to watch printing it.",
     'worker CPU: the fleet worker process from the start call to the close, node workers and simulated nodes included; Temporal CPU: the dev server over the same window.',
   ];
 }

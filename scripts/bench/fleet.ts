@@ -12,6 +12,7 @@ import { fleetHistories, type FleetHistories } from './fleet-histories';
 import { operateFleet, type OperatorDecision } from './fleet-operator';
 import { CpuWindow, workersCpu } from './resources';
 import { simulatedFleetRunbooks, simulatedNodes, simulatedSuccessor } from './simulated-node/simulated-fleet';
+import { watchFirstWait, type WatchTiming } from './watch-timing';
 import { BenchWorker } from './worker-process';
 
 /** How many nodes run at once after the canary. */
@@ -44,6 +45,8 @@ export interface FleetRun {
   /** The dev server's SQLite file (with its journal) before the start and after the close. */
   database: { beforeBytes: number; afterBytes: number } | undefined;
   statusCli: CliTiming;
+  /** `mesh runbook watch` of the fleet, started with it: how soon it showed the fleet's first wait. */
+  watch: WatchTiming;
 }
 
 /** How long the bench waits for the node workers to poll before it starts the fleet anyway. */
@@ -121,6 +124,7 @@ export async function runFleet(env: BenchEnv, size: number, log: (line: string) 
       },
       { taskQueue },
     );
+    const watch = watchFirstWait({ address: env.address, taskQueue }, `fleet-${module}`);
     const operator = operateFleet(env.client, fleetId, OPERATOR);
     // An operator who cannot go on leaves the fleet waiting: it is cancelled rather than waited for.
     const stuck = operator.then(
@@ -171,6 +175,7 @@ export async function runFleet(env: BenchEnv, size: number, log: (line: string) 
       database:
         beforeBytes !== undefined && afterBytes !== undefined ? { beforeBytes, afterBytes } : undefined,
       statusCli,
+      watch: await watch,
     };
   } finally {
     await worker.stop();

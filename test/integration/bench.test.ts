@@ -101,6 +101,8 @@ describe('npm run bench', () => {
         'no database growth',
       );
       assert.deepEqual(curve.cpuPerNodeVsSmallest, [1]);
+      assert.equal(fleet.watch.exitCode, 3, "watch stops at the fleet's first wait with exit 3");
+      assert.ok(fleet.watch.shownAfterMs !== undefined, 'watch printed no wait');
       assert.deepEqual(
         fleet.statusCli.exitCodes.length > 0 && fleet.statusCli.exitCodes.every((c) => c === 0),
         true,
