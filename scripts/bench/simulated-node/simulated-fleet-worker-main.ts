@@ -4,6 +4,7 @@ import { temporalTarget } from '../../../worker/connection';
 import { createRunbookWorker } from '../../../worker/create-worker';
 import { startSimulatedFleetNodes } from './simulated-fleet-nodes';
 import type { SimulatedFleetPlan } from './simulated-fleet';
+import { serveUntilParentLeaves } from '../child-worker';
 
 /**
  * The bench's runbook worker for a simulated fleet (MESH_SIMULATED_FLEET, a SimulatedFleetPlan as JSON): the
@@ -36,11 +37,7 @@ async function main(): Promise<void> {
       nodeQueues: { nodes: fleet.sites },
       workflowBundle: { codePath: bundle },
     });
-    const running = worker.run();
-    process.stdin.on('close', () => worker.shutdown());
-    process.stdin.resume();
-    process.stdout.write(`${JSON.stringify({ ready: worker.identity })}\n`);
-    await running;
+    await serveUntilParentLeaves(worker);
   } finally {
     await connection.close();
     await fleet.close();
