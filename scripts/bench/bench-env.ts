@@ -52,10 +52,13 @@ export class BenchEnv {
     this.mesh = new LocalMesh({ stateDir: this.stateDir, engine: this.engine });
   }
 
-  /** `databaseFile`: the dev server keeps its database in a file in the scratch dir, so its growth is seen. */
+  /**
+   * `databaseFile`: the dev server keeps its database in a file in the scratch dir, so its growth is seen;
+   * `serverArgs`: more for its command line (dynamic config).
+   */
   static async start(
     log: (line: string) => void,
-    options: { databaseFile?: boolean } = {},
+    options: { databaseFile?: boolean; serverArgs?: readonly string[] } = {},
   ): Promise<BenchEnv> {
     const temporalCli = findTemporalCli();
     if (!temporalCli) throw new Error('no temporal CLI on PATH (scripts/bootstrap.sh installs it)');
@@ -70,9 +73,12 @@ export class BenchEnv {
       server: ephemeralDevServer({
         executable: { type: 'existing-path', path: TEMPORAL_ON_STDERR },
         // The file as `mesh runbook dev` keeps it (WAL, no sync per commit), not SQLite's default journal.
-        ...(databaseFile
-          ? { dbFilename: databaseFile, extraArgs: [...QUEUE_READ_ARGS, ...SQLITE_FILE_ARGS] }
-          : {}),
+        extraArgs: [
+          ...QUEUE_READ_ARGS,
+          ...(databaseFile ? SQLITE_FILE_ARGS : []),
+          ...(options.serverArgs ?? []),
+        ],
+        ...(databaseFile ? { dbFilename: databaseFile } : {}),
       }),
     }).catch(async (error: unknown) => {
       await rm(scratch, { recursive: true, force: true });

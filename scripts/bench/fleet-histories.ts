@@ -1,4 +1,4 @@
-import type { Client } from '@temporalio/client';
+import { WorkflowNotFoundError, type Client } from '@temporalio/client';
 import { historyFacts, type HistoryFacts } from './history-facts';
 import { summarize, type Summary } from './stats';
 
@@ -8,9 +8,14 @@ export interface FleetHistories {
   parent: { runs: number; events: number; bytes: number; workflowTasks: number };
   /** Each node's own runbook (the fleet's child), one sample per node. */
   perNode: { events: Summary | undefined; bytes: Summary | undefined; workflowTasks: Summary | undefined };
+  /** Nodes whose runbook the fleet never started (it ended before them). */
+  notStarted: number;
 }
 
 const FETCHING_AT_ONCE = 8;
+const GRPC_NOT_FOUND = 5;
+const neverStarted = (error: unknown) =>
+  error instanceof WorkflowNotFoundError || (error as { code?: unknown }).code === GRPC_NOT_FOUND;
 const tasksOf = (facts: HistoryFacts) => facts.byType.WORKFLOW_TASK_COMPLETED ?? 0;
 
 async function runsOf(client: Client, workflowId: string): Promise<HistoryFacts[]> {
@@ -30,11 +35,20 @@ export async function fleetHistories(
   const nodes: HistoryFacts[] = [];
   for (let i = 0; i < nodeIds.length; i += FETCHING_AT_ONCE)
     nodes.push(
-      ...(await Promise.all(
-        nodeIds
-          .slice(i, i + FETCHING_AT_ONCE)
-          .map(async (id) => historyFacts(await client.workflow.getHandle(id).fetchHistory())),
-      )),
+      ...(
+        await Promise.all(
+          nodeIds.slice(i, i + FETCHING_AT_ONCE).map(async (id) => {
+            const history = await client.workflow
+              .getHandle(id)
+              .fetchHistory()
+              .catch((error: unknown) => {
+                if (neverStarted(error)) return undefined;
+                throw error;
+              });
+            return history ? [historyFacts(history)] : [];
+          }),
+        )
+      ).flat(),
     );
   const sum = (pick: (f: HistoryFacts) => number) => parentRuns.reduce((total, f) => total + pick(f), 0);
   return {
@@ -49,5 +63,6 @@ export async function fleetHistories(
       bytes: summarize(nodes.map((f) => f.bytes)),
       workflowTasks: summarize(nodes.map(tasksOf)),
     },
+    notStarted: nodeIds.length - nodes.length,
   };
 }

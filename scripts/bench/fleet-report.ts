@@ -62,7 +62,12 @@ export function fleetLines(result: BenchResult): string[] {
       ],
       history,
     ),
-    ...curve.runs.flatMap((run) => (run.failure ? [`  fleet ${run.nodes} failed: ${run.failure}`] : [])),
+    ...curve.runs.flatMap((run) => [
+      ...(run.failure ? [`  fleet ${run.nodes} failed: ${run.failure}`] : []),
+      ...(run.histories.notStarted > 0
+        ? [`  fleet ${run.nodes}: ${run.histories.notStarted} node(s) never started`]
+        : []),
+    ]),
     '',
     ...table(
       [

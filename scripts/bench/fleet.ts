@@ -15,6 +15,19 @@ import { simulatedFleetRunbooks, simulatedNodes, simulatedSuccessor } from './si
 import { watchFirstWait, type WatchTiming } from './watch-timing';
 import { BenchWorker } from './worker-process';
 
+/**
+ * Every node's worker long-polls its own queue: a fleet of 1,000 holds over 2,000 polls open in one
+ * namespace, past a Temporal server's default of 1,200 concurrent long polls per namespace
+ * (frontend.namespaceCount), which then refuses polls and fails node workers. A namespace serving a real
+ * fleet of that size needs the same setting.
+ */
+export const FLEET_SERVER_ARGS: readonly string[] = [
+  '--dynamic-config-value',
+  'frontend.namespaceCount=20000',
+  '--dynamic-config-value',
+  'frontend.namespaceRPS=100000',
+];
+
 /** How many nodes run at once after the canary. */
 export const FLEET_WAVE_SIZE = 25;
 /** The nodes' timings: the defaults, but a simulated container is stable after half a second, not three. */
@@ -134,13 +147,17 @@ export async function runFleet(env: BenchEnv, size: number, log: (line: string) 
         return { status: undefined, failure: `the operator stopped: ${message(error)}` };
       },
     );
-    const ended = await Promise.race([
+    const raced = await Promise.race([
       handle.result().then(
         (status) => ({ status, failure: undefined }),
         (error: unknown) => ({ status: undefined, failure: message(error) }),
       ),
       stuck,
     ]);
+    // What the worker said last explains a fleet that did not complete (a node worker refused, say).
+    const ended = raced.failure
+      ? { ...raced, failure: `${raced.failure}; the worker said: ${worker.log.slice(-1500)}` }
+      : raced;
     const wallMs = Date.now() - started;
     const resources = cpu.close();
     const peakRss = worker.peakRss();

@@ -3,6 +3,7 @@ import { Timings } from '../../workflows/contracts';
 import { BenchEnv } from './bench-env';
 import { timeCli } from './cli-timing';
 import { darkEdgeRun, type DarkEdgeRun } from './dark-edge';
+import { FLEET_SERVER_ARGS } from './fleet';
 import { fleetCurve } from './fleet-curve';
 import { runContender, type ContenderRun } from './contenders';
 import { measureIdle, type IdleRates } from './idle';
@@ -186,12 +187,14 @@ async function main(): Promise<number> {
   const side = options.lab ? await LabSide.open(log) : undefined;
   const lab = side && new LabContenders(side);
   // A fleet's cost includes what Temporal writes: the dev server keeps its database in a file to show it.
-  const env = await BenchEnv.start(log, { databaseFile: options.fleet.length > 0 }).catch(
-    async (error: unknown) => {
-      await side?.close();
-      throw error;
-    },
-  );
+  const fleets = options.fleet.length > 0;
+  const env = await BenchEnv.start(log, {
+    databaseFile: fleets,
+    serverArgs: fleets ? FLEET_SERVER_ARGS : [],
+  }).catch(async (error: unknown) => {
+    await side?.close();
+    throw error;
+  });
   // A failure to clean up is reported after, never instead of, the bench's own failure.
   const closed = async () => {
     await side?.close().catch((error: unknown) => log(`resetting the lab: ${String(error)}`));
