@@ -2,8 +2,10 @@ import type { BenchEnv } from './bench-env';
 import { FLEET_WAVE_SIZE, runFleet, type FleetRun } from './fleet';
 import type { FleetCurve } from './result';
 
+/** The nodes a fleet started: every figure per node is over these (a failed fleet leaves some unstarted). */
+export const nodesRun = (run: FleetRun) => run.nodes - run.histories.notStarted;
 const cpuPerNode = (run: FleetRun) =>
-  run.worker.cpuMs === undefined ? undefined : run.worker.cpuMs / run.nodes;
+  run.worker.cpuMs === undefined ? undefined : run.worker.cpuMs / nodesRun(run);
 
 /** One fleet per size, smallest first, and the ratio of each one's worker CPU per node to the smallest's. */
 export async function fleetCurve(

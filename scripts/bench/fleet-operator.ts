@@ -14,10 +14,15 @@ export interface OperatorDecision {
 /**
  * Answers a fleet's waits as an operator watching it would, as `by` (not the starter: four eyes), until
  * every run of the fleet's id has closed: the fleet's own approve-waves on the fleet; a wait for a node on
- * that node's own runbook (where the fleet says to decide it). Throws UnexpectedWait at anything else.
+ * that node's own runbook (where the fleet says to decide it). Throws UnexpectedWait at anything else;
+ * `decisions` holds what it gave so far, also when it throws.
  */
-export async function operateFleet(client: Client, fleetId: string, by: string): Promise<OperatorDecision[]> {
-  const decisions: OperatorDecision[] = [];
+export async function operateFleet(
+  client: Client,
+  fleetId: string,
+  by: string,
+  decisions: OperatorDecision[] = [],
+): Promise<OperatorDecision[]> {
   const fleet = client.workflow.getHandle(fleetId);
   // A run that continued as new is followed into the next one.
   do

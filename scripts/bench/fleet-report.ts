@@ -1,4 +1,5 @@
 import type { BenchResult } from './result';
+import { nodesRun } from './fleet-curve';
 import { table } from './table';
 
 const n0 = (value: number | undefined) =>
@@ -24,7 +25,7 @@ export function fleetLines(result: BenchResult): string[] {
       String(parent.runs),
       n0(parent.events),
       kb(parent.bytes),
-      n0(parent.events / run.nodes),
+      n0(parent.events / nodesRun(run)),
       n0(run.statusCli.ms?.median),
       n0(run.watch.shownAfterMs),
     ];
@@ -34,12 +35,12 @@ export function fleetLines(result: BenchResult): string[] {
     return [
       String(run.nodes),
       n0(run.worker.cpuMs),
-      n0(run.worker.cpuMs === undefined ? undefined : run.worker.cpuMs / run.nodes),
+      n0(run.worker.cpuMs === undefined ? undefined : run.worker.cpuMs / nodesRun(run)),
       x2(curve.cpuPerNodeVsSmallest[i]),
-      n0(run.temporalCpuMs === undefined ? undefined : run.temporalCpuMs / run.nodes),
+      n0(run.temporalCpuMs === undefined ? undefined : run.temporalCpuMs / nodesRun(run)),
       `${Math.round(run.worker.idleRssMb)} -> ${Math.round(run.worker.peakRssMb)} MB`,
       kb(growth),
-      kb(growth === undefined ? undefined : growth / run.nodes),
+      kb(growth === undefined ? undefined : growth / nodesRun(run)),
     ];
   });
   return [
@@ -82,7 +83,7 @@ export function fleetLines(result: BenchResult): string[] {
       ],
       cost,
     ),
-    `fleet: one edgeFlipFleet runbook per size, approvals canary-then-waves, the canary alone then waves of ${curve.waveSize}; every node clean; the operator (another identity than the starter) answers each wait where the fleet says to: the canary's approval on the canary, approve-waves on the fleet. node columns: medians over the nodes' own runbooks; parent: all runs of the fleet's id.`,
+    `fleet: one edgeFlipFleet runbook per size, approvals canary-then-waves, the canary alone then waves of ${curve.waveSize}; every node clean; the operator (another identity than the starter) answers each wait where the fleet says to: the canary's approval on the canary, approve-waves on the fleet. node columns: medians over the nodes' own runbooks; parent: all runs of the fleet's id; per node: per node the fleet started.`,
     'simulated below mesh (scripts/bench/simulated-node/): the mesh controller, each node agent (applies and reports at once), its Docker engine (in memory) and its edge (HTTP on its own 127.77.x.y address). Real: the workflows, every activity, one node worker per node (all in the one fleet worker process, each on its own node in production), the dev server (SQLite in a file).',
     "status CLI: `mesh runbook status` of the completed fleet, whole process, median of 3; watch: `mesh runbook watch` of the fleet started with it, from the fleet's first wait (the canary's approval) beginning to watch printing it.",
     'worker CPU: the fleet worker process from the start call to the close, node workers and simulated nodes included; Temporal CPU: the dev server over the same window.',

@@ -138,7 +138,8 @@ export async function runFleet(env: BenchEnv, size: number, log: (line: string) 
       { taskQueue },
     );
     const watch = watchFirstWait({ address: env.address, taskQueue }, `fleet-${module}`);
-    const operator = operateFleet(env.client, fleetId, OPERATOR);
+    const decisions: OperatorDecision[] = [];
+    const operator = operateFleet(env.client, fleetId, OPERATOR, decisions);
     // An operator who cannot go on leaves the fleet waiting: it is cancelled rather than waited for.
     const stuck = operator.then(
       () => new Promise<never>(() => undefined),
@@ -162,7 +163,7 @@ export async function runFleet(env: BenchEnv, size: number, log: (line: string) 
     const resources = cpu.close();
     const peakRss = worker.peakRss();
     const afterBytes = await env.databaseBytes();
-    const decisions = await operator.catch((): OperatorDecision[] => []);
+    await operator.catch(() => undefined);
     const used = workersCpu(resources);
     log(
       `fleet ${size}: ${ended.status?.phase ?? 'failed'} in ${(wallMs / 1000).toFixed(1)} s; reading histories`,
