@@ -4,6 +4,13 @@ import globals from 'globals';
 
 const nodeBuiltins = ['node:*', 'fs', 'path', 'os', 'child_process', 'http', 'https', 'net', 'crypto'];
 
+/** The bench's simulated nodes stand in for real ones in its measurements only. */
+const benchOnly = {
+  group: ['**/simulated-node', '**/simulated-node/**'],
+  message:
+    "Simulated nodes are the bench's alone (scripts/bench/simulated-node/): production never imports them.",
+};
+
 export default tseslint.config(
   { ignores: ['node_modules/**', 'dist/**', 'test/artifacts/**'] },
   js.configs.recommended,
@@ -20,6 +27,10 @@ export default tseslint.config(
     rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
   {
+    files: ['bin/**', 'cli/**', 'client/**', 'docker/**', 'lab/**', 'mesh/**', 'worker/**'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [benchOnly] }] },
+  },
+  {
     files: ['activities/**/*.ts'],
     rules: {
       'no-restricted-imports': [
@@ -31,6 +42,7 @@ export default tseslint.config(
               message:
                 'Activities work through the mesh port; shared naming and paths are in docker/placement.',
             },
+            benchOnly,
           ],
         },
       ],
@@ -47,6 +59,7 @@ export default tseslint.config(
               group: ['**/activities', '**/activities/**'],
               message: 'Config describes settings; activities import config, never the other way round.',
             },
+            benchOnly,
           ],
         },
       ],
@@ -75,6 +88,7 @@ export default tseslint.config(
               allowTypeImports: true,
               message: 'Workflows only import type from activities.',
             },
+            benchOnly,
           ],
         },
       ],

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Client } from '@temporalio/client';
@@ -12,6 +12,7 @@ import { writeWorkflowBundle } from '../../worker/workflow-bundle';
 import { childNamed } from './proc-cpu';
 import type { Meters } from './resources';
 import { BenchWorker } from './worker-process';
+import { QUEUE_READ_ARGS, SQLITE_FILE_ARGS } from '../../worker/dev-server-tuning';
 import { ephemeralDevServer } from '../../worker/ephemeral-dev-server';
 
 const TEMPORAL_ON_STDERR = join(__dirname, 'temporal-on-stderr.sh');
@@ -42,12 +43,23 @@ export class BenchEnv {
     readonly scratch: string,
     /** The dev server's process (the SDK starts it as a child of this one), when found. */
     private readonly serverPid: number | undefined,
+    /** The workflow bundle the bench's workers load. */
+    readonly bundle: string,
+    /** The dev server's SQLite file, when it keeps one (`databaseFile`); else it is in memory. */
+    readonly databaseFile: string | undefined,
   ) {
     this.stateDir = join(scratch, 'mesh');
     this.mesh = new LocalMesh({ stateDir: this.stateDir, engine: this.engine });
   }
 
-  static async start(log: (line: string) => void): Promise<BenchEnv> {
+  /**
+   * `databaseFile`: the dev server keeps its database in a file in the scratch dir, so its growth is seen;
+   * `serverArgs`: more for its command line (dynamic config).
+   */
+  static async start(
+    log: (line: string) => void,
+    options: { databaseFile?: boolean; serverArgs?: readonly string[] } = {},
+  ): Promise<BenchEnv> {
     const temporalCli = findTemporalCli();
     if (!temporalCli) throw new Error('no temporal CLI on PATH (scripts/bootstrap.sh installs it)');
     process.env.MESH_BENCH_TEMPORAL_CLI = temporalCli;
@@ -56,14 +68,26 @@ export class BenchEnv {
     if (!(await engine.inspectImage(BASE_IMAGE)))
       throw new Error(`${BASE_IMAGE} is missing (scripts/bootstrap.sh builds it)`);
     const scratch = await mkdtemp(join(tmpdir(), 'mesh-bench-'));
+    const databaseFile = options.databaseFile ? join(scratch, 'temporal.db') : undefined;
     const temporal = await TestWorkflowEnvironment.createLocal({
-      server: ephemeralDevServer({ executable: { type: 'existing-path', path: TEMPORAL_ON_STDERR } }),
+      server: ephemeralDevServer({
+        executable: { type: 'existing-path', path: TEMPORAL_ON_STDERR },
+        // The file as `mesh runbook dev` keeps it (WAL, no sync per commit), not SQLite's default journal.
+        extraArgs: [
+          ...QUEUE_READ_ARGS,
+          ...(databaseFile ? SQLITE_FILE_ARGS : []),
+          ...(options.serverArgs ?? []),
+        ],
+        ...(databaseFile ? { dbFilename: databaseFile } : {}),
+      }),
     }).catch(async (error: unknown) => {
       await rm(scratch, { recursive: true, force: true });
       throw error;
     });
     try {
-      log(`Temporal dev server on ${temporal.address}`);
+      log(
+        `Temporal dev server on ${temporal.address}${databaseFile ? `, its database in ${databaseFile}` : ''}`,
+      );
       const bundle = process.env.MESH_WORKFLOW_BUNDLE ?? (await bundleWorkflows(scratch));
       const taskQueue = `bench-${randomBytes(4).toString('hex')}`;
       const worker = await BenchWorker.start({
@@ -76,7 +100,7 @@ export class BenchEnv {
       log(`a worker in a child process polls ${taskQueue}`);
       const serverPid = childNamed(process.pid, 'temporal');
       if (serverPid === undefined) log('the dev server process was not found: its CPU time is left out');
-      return new BenchEnv(engine, temporal, worker, taskQueue, scratch, serverPid);
+      return new BenchEnv(engine, temporal, worker, taskQueue, scratch, serverPid, bundle, databaseFile);
     } catch (error) {
       await temporal.teardown();
       await rm(scratch, { recursive: true, force: true });
@@ -90,6 +114,21 @@ export class BenchEnv {
       workers: { worker: this.worker.pid },
       temporal: this.serverPid === undefined ? {} : { 'dev server': this.serverPid },
     };
+  }
+
+  /** The dev server's database file with its SQLite journal files, in bytes; undefined when in memory. */
+  async databaseBytes(): Promise<number | undefined> {
+    const file = this.databaseFile;
+    if (file === undefined) return undefined;
+    const sizes = await Promise.all(
+      ['', '-wal', '-shm'].map((suffix) =>
+        stat(`${file}${suffix}`).then(
+          (s) => s.size,
+          () => 0,
+        ),
+      ),
+    );
+    return sizes.reduce((a, b) => a + b, 0);
   }
 
   get client(): Client {

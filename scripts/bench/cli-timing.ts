@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { freeLocalPort } from '../../worker/ports';
 import { summarize, type Summary } from './stats';
 
-const MESH = join(__dirname, '..', '..', 'bin', 'mesh.js');
+export const MESH = join(__dirname, '..', '..', 'bin', 'mesh.js');
 
 /**
  * Another checkout's bin/mesh.js (e.g. the commit before a change), timed alternately with this one, sample
@@ -65,6 +65,29 @@ async function alternated(contenders: Contender[], samples: number): Promise<Cli
   return contenders.map((contender, at) => timing(contender.label, exits[at] ?? []));
 }
 
+/** The CLI's environment: no operator config, no colour; `server` live, when given. */
+export function cliEnv(server?: { address: string; taskQueue: string }): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env, TEMPORAL_NAMESPACE: 'default', NO_COLOR: '1' };
+  delete env.MESH_CONFIG;
+  delete env[BASELINE_ENV];
+  return server ? { ...env, TEMPORAL_ADDRESS: server.address, MESH_TASK_QUEUE: server.taskQueue } : env;
+}
+
+/** `mesh runbook status <name>` against the live server, `samples` times, as an operator asks it. */
+export async function timeStatus(
+  server: { address: string; taskQueue: string },
+  name: string,
+  samples: number,
+): Promise<CliTiming> {
+  const argv = [MESH, 'runbook', 'status', name];
+  const [timed] = await alternated(
+    [{ label: `mesh runbook status ${name}`, argv, env: cliEnv(server) }],
+    samples,
+  );
+  if (!timed) throw new Error('no status timing');
+  return timed;
+}
+
 /**
  * `mesh --help`, `mesh runbook status <node>` (a completed flip's) and `mesh runbook list` (the bench's
  * runbooks) against the bench's live server, and `mesh runbook status <node>` where nothing listens,
@@ -77,10 +100,8 @@ export async function timeCli(
   node: string,
   samples: number,
 ): Promise<CliTiming[]> {
-  const base: NodeJS.ProcessEnv = { ...process.env, TEMPORAL_NAMESPACE: 'default', NO_COLOR: '1' };
-  delete base.MESH_CONFIG;
-  delete base[BASELINE_ENV];
-  const live = { ...base, TEMPORAL_ADDRESS: server.address, MESH_TASK_QUEUE: server.taskQueue };
+  const base = cliEnv();
+  const live = cliEnv(server);
   const closed = { ...base, TEMPORAL_ADDRESS: `127.0.0.1:${await freeLocalPort()}` };
   const baseline = process.env[BASELINE_ENV];
   const clis = [{ bin: MESH, suffix: '' }, ...(baseline ? [{ bin: baseline, suffix: ' [baseline]' }] : [])];

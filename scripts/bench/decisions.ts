@@ -58,19 +58,14 @@ function gateIn(event: { upsertWorkflowSearchAttributesEventAttributes?: unknown
 }
 
 /**
- * Answers the runbook's waits until it closes, without polling its status: it long-polls the event history
- * and reacts to the search-attribute upsert the runbook makes when it starts to wait (MeshWaitingOn), then
- * reads the evidence hash from the status query and sends the decision as an operator other than the
- * starter. Throws UnexpectedWait at a wait `answer` does not know; `answered` holds what it answered so far.
+ * Each gate the runbook starts to wait at, as it happens, until its run closes, without polling its status:
+ * it long-polls the event history for the search-attribute upsert the runbook makes when it starts to wait
+ * (MeshWaitingOn). `seenAt` is when the bench saw it.
  */
-export async function answerUntilClosed(
+export async function* waitsAsTheyStart(
   client: Client,
   workflowId: string,
-  answer: (waiting: Waiting) => string | undefined,
-  by: string,
-  answered: AnsweredWait[] = [],
-): Promise<AnsweredWait[]> {
-  const handle = client.workflow.getHandle(workflowId);
+): AsyncGenerator<{ gate: string; seenAt: number }> {
   let nextPageToken: Uint8Array | undefined;
   for (;;) {
     const page = await client.workflowService.getWorkflowExecutionHistory({
@@ -82,25 +77,47 @@ export async function answerUntilClosed(
     });
     for (const event of page.history?.events ?? []) {
       const gate = gateIn(event);
-      if (gate === undefined) continue;
-      const seenAt = Date.now();
-      const waiting = (await statusOf(handle)).waiting;
-      if (!waiting || waiting.gate !== gate) continue;
-      const action = answer(waiting);
-      if (action === undefined) throw new UnexpectedWait(waiting);
-      await handle.executeUpdate(decideUpdate, {
-        args: [{ gate, action, by, evidence: waiting.evidence }],
-      });
-      answered.push({
-        gate,
-        verdict: waiting.verdict,
-        action,
-        since: Date.parse(waiting.since),
-        seenAt,
-        decidedAt: Date.now(),
-      });
+      if (gate !== undefined) yield { gate, seenAt: Date.now() };
     }
-    if (!page.nextPageToken || page.nextPageToken.length === 0) return answered;
+    if (!page.nextPageToken || page.nextPageToken.length === 0) return;
     nextPageToken = page.nextPageToken;
   }
+}
+
+/** Sends `action` at the wait the runbook shows, with its evidence hash, as `by`. */
+export async function decideAt(handle: WorkflowHandle, waiting: Waiting, action: string, by: string) {
+  await handle.executeUpdate(decideUpdate, {
+    args: [{ gate: waiting.gate, action, by, evidence: waiting.evidence }],
+  });
+}
+
+/**
+ * Answers the runbook's waits until it closes (waitsAsTheyStart), reading the evidence hash from the status
+ * query and sending the decision as an operator other than the starter. Throws UnexpectedWait at a wait
+ * `answer` does not know; `answered` holds what it answered so far.
+ */
+export async function answerUntilClosed(
+  client: Client,
+  workflowId: string,
+  answer: (waiting: Waiting) => string | undefined,
+  by: string,
+  answered: AnsweredWait[] = [],
+): Promise<AnsweredWait[]> {
+  const handle = client.workflow.getHandle(workflowId);
+  for await (const { gate, seenAt } of waitsAsTheyStart(client, workflowId)) {
+    const waiting = (await statusOf(handle)).waiting;
+    if (!waiting || waiting.gate !== gate) continue;
+    const action = answer(waiting);
+    if (action === undefined) throw new UnexpectedWait(waiting);
+    await decideAt(handle, waiting, action, by);
+    answered.push({
+      gate,
+      verdict: waiting.verdict,
+      action,
+      since: Date.parse(waiting.since),
+      seenAt,
+      decidedAt: Date.now(),
+    });
+  }
+  return answered;
 }

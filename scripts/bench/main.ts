@@ -3,6 +3,8 @@ import { Timings } from '../../workflows/contracts';
 import { BenchEnv } from './bench-env';
 import { timeCli } from './cli-timing';
 import { darkEdgeRun, type DarkEdgeRun } from './dark-edge';
+import { FLEET_SERVER_ARGS } from './fleet';
+import { fleetCurve } from './fleet-curve';
 import { runContender, type ContenderRun } from './contenders';
 import { measureIdle, type IdleRates } from './idle';
 import { LabContenders } from './lab-contenders';
@@ -19,7 +21,7 @@ import { summarizeContender } from './summaries';
 /**
  * `npm run bench`: the demo's edge flip through the executor, by a shell script and by a minimal dockerode
  * script, alternating round by round on one machine, then the CLI's start-up and (with --scale) many
- * flips at once. Progress goes to stderr, the result to stdout (tables, or one JSON document with --json).
+ * flips at once, and (with --fleet) fleet runbooks over simulated nodes. Progress goes to stderr, the result to stdout (tables, or one JSON document with --json).
  * A measuring script, never a test: it asserts no time; it exits 1 only when a flip did not complete.
  */
 
@@ -112,6 +114,7 @@ async function bench(
       );
       darkEdge.push(run);
     }
+  const fleet = options.fleet.length > 0 ? await fleetCurve(env, options.fleet, log) : undefined;
   const contenders = options.contenders.map((name) => summarizeContender(name, runs));
   const wall = (name: string) => contenders.find((c) => c.contender === name)?.wallMs;
   const lessWait = (name: string) =>
@@ -127,6 +130,7 @@ async function bench(
       contenders: options.contenders,
       warmup: options.warmup,
       scale: options.scale,
+      fleet: options.fleet,
     },
     ...(lab
       ? {
@@ -161,6 +165,7 @@ async function bench(
     ...(cli ? { cli } : {}),
     scale,
     ...(options.darkEdge ? { darkEdge } : {}),
+    ...(fleet ? { fleet } : {}),
     notes: { attribution: ATTRIBUTION, shellDoes: SHELL_CHECKS.does, shellDoesNot: SHELL_CHECKS.doesNot },
     runs,
   };
@@ -181,7 +186,12 @@ async function main(): Promise<number> {
   // The lab first: when it is down, the bench says so before it starts anything of its own.
   const side = options.lab ? await LabSide.open(log) : undefined;
   const lab = side && new LabContenders(side);
-  const env = await BenchEnv.start(log).catch(async (error: unknown) => {
+  // A fleet's cost includes what Temporal writes: the dev server keeps its database in a file to show it.
+  const fleets = options.fleet.length > 0;
+  const env = await BenchEnv.start(log, {
+    databaseFile: fleets,
+    serverArgs: fleets ? FLEET_SERVER_ARGS : [],
+  }).catch(async (error: unknown) => {
     await side?.close();
     throw error;
   });
@@ -205,7 +215,8 @@ async function main(): Promise<number> {
     const allDone =
       result.runs.every((run) => run.ok) &&
       result.scale.every((s) => s.completed === s.runbooks) &&
-      (result.darkEdge ?? []).every((run) => run.ok);
+      (result.darkEdge ?? []).every((run) => run.ok) &&
+      (result.fleet?.runs ?? []).every((run) => run.phase === 'completed');
     return allDone ? 0 : 1;
   } finally {
     await closed();

@@ -31,7 +31,7 @@ const LAB_CONTENDERS: ContenderName[] = ['executor', 'shell', 'lab-executor', 'l
 const QUICK_ROUNDS = 3;
 const DEFAULT_ROUNDS = 7;
 
-export const USAGE = `npm run bench -- [--rounds N] [--quick] [--lab] [--only a,b] [--scale 1,10,50] [--json]
+export const USAGE = `npm run bench -- [--rounds N] [--quick] [--lab] [--only a,b] [--scale 1,10,50] [--fleet 10,100] [--json]
 
   --rounds N     rounds of every contender, run alternating (default ${DEFAULT_ROUNDS}; ${QUICK_ROUNDS} with --quick)
   --quick        ${QUICK_CONTENDERS.join(', ')} and the CLI, no warm-up run, fewer CLI samples, no dark edge (what CI runs)
@@ -39,9 +39,13 @@ export const USAGE = `npm run bench -- [--rounds N] [--quick] [--lab] [--only a,
                  (scripts/lab/up.sh), side by side; no CLI unless --only names it
   --only LIST    only these of: ${SECTIONS.join(', ')} (comma-separated or repeated)
   --scale LIST   also N edge flips at once on N nodes, for each N (never with --quick)
+  --fleet LIST   a fleet runbook over N simulated nodes, for each N (2 to 2000; never with --quick or
+                 --lab); alone, nothing else runs unless --only names it
   --json         one JSON document on stdout instead of the tables
 
   MESH_BENCH_CLI_BASELINE=<checkout>/bin/mesh.js also times that CLI, alternating with this one`;
+
+const FLEET_SIZE = 'each fleet size is a whole number of nodes from 2 (a canary and a wave) to 2000';
 
 const Options = z
   .object({
@@ -50,12 +54,23 @@ const Options = z
     lab: z.boolean().default(false),
     only: z.array(z.enum(SECTIONS)).optional(),
     scale: z.array(z.coerce.number().int().min(1).max(200)).default([]),
+    fleet: z
+      .array(z.coerce.number({ error: FLEET_SIZE }).int(FLEET_SIZE).min(2, FLEET_SIZE).max(2000, FLEET_SIZE))
+      .default([]),
     json: z.boolean().default(false),
     help: z.boolean().default(false),
   })
   .refine((o) => !(o.quick && o.scale.length > 0), {
     message: '--scale is kept out of --quick',
     path: ['scale'],
+  })
+  .refine((o) => !(o.quick && o.fleet.length > 0), {
+    message: '--fleet is kept out of --quick',
+    path: ['fleet'],
+  })
+  .refine((o) => !(o.lab && o.fleet.length > 0), {
+    message: 'the fleet runs on the dev server only, not on the lab',
+    path: ['fleet'],
   });
 
 export interface BenchOptions {
@@ -71,6 +86,8 @@ export interface BenchOptions {
   /** Samples per CLI command (the median of these is reported). */
   cliSamples: number;
   scale: number[];
+  /** Fleet sizes, each a fleet runbook over that many simulated nodes (scripts/bench/fleet.ts). */
+  fleet: number[];
   json: boolean;
   help: boolean;
 }
@@ -88,19 +105,28 @@ export function parseBenchOptions(argv: string[]): BenchOptions {
       lab: { type: 'boolean' },
       only: { type: 'string', multiple: true },
       scale: { type: 'string', multiple: true },
+      fleet: { type: 'string', multiple: true },
       json: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
     strict: true,
     allowPositionals: false,
   });
-  const parsed = Options.safeParse({ ...values, only: list(values.only), scale: list(values.scale) });
+  const parsed = Options.safeParse({
+    ...values,
+    only: list(values.only),
+    scale: list(values.scale),
+    fleet: list(values.fleet),
+  });
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    throw new Error(`--${issue?.path.join('.') ?? 'options'}: ${issue?.message ?? 'invalid'}`);
+    // `--fleet: ...`, not `--fleet.0: ...`: the option is what the user typed.
+    const option = issue?.path.filter((part) => typeof part === 'string').join('.') || 'options';
+    throw new Error(`--${option}: ${issue?.message ?? 'invalid'}`);
   }
   const o = parsed.data;
-  const only = o.only ? new Set<Section>(o.only) : undefined;
+  // --fleet alone measures the fleet alone: the edge-flip rounds are for --only to add.
+  const only = o.only ? new Set<Section>(o.only) : o.fleet.length > 0 ? new Set<Section>() : undefined;
   const contenders = only
     ? CONTENDERS.filter((name) => only.has(name))
     : o.lab
@@ -124,6 +150,7 @@ export function parseBenchOptions(argv: string[]): BenchOptions {
     warmup: !o.quick,
     cliSamples: o.quick ? 3 : 5,
     scale: o.scale,
+    fleet: o.fleet,
     json: o.json,
     help: o.help,
   };

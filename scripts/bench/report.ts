@@ -1,19 +1,14 @@
 import type { DarkEdgeRun } from './dark-edge';
+import { fleetLines } from './fleet-report';
 import type { BenchResult } from './result';
 import { ratio, summarize, type Summary } from './stats';
 import type { ContenderSummary } from './summaries';
+import { table } from './table';
 
 const ms = (value: number | undefined) =>
   value === undefined || Number.isNaN(value) ? '-' : `${Math.round(value)}`;
 const sec = (value: number | undefined) => (value === undefined ? '-' : `${(value / 1000).toFixed(2)} s`);
 const mb = (bytes: number | undefined) => (bytes === undefined ? '-' : `${Math.round(bytes)} MB`);
-
-function table(header: string[], rows: string[][]): string[] {
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
-  const line = (cells: string[]) =>
-    cells.map((c, i) => (i === 0 ? c.padEnd(widths[i] ?? 0) : c.padStart(widths[i] ?? 0))).join('  ');
-  return [line(header), ...rows.map(line)];
-}
 
 const spread = (s: Summary | undefined, show: (v: number | undefined) => string) => [
   show(s?.median),
@@ -276,13 +271,20 @@ function darkEdgeLines(result: BenchResult): string[] {
 export function renderReport(result: BenchResult): string {
   const o = result.options;
   const load = (l: number[]) => l.map((v) => v.toFixed(1)).join(' ');
+  const machine = `${result.machine.cpus} cpus, load ${load(result.machine.loadAtStart)} -> ${load(result.machine.loadAtEnd)}, node ${result.machine.node}`;
+  if (o.contenders.length === 0 && !result.cli && !result.darkEdge && result.fleet)
+    return [
+      `mesh runbook bench: fleets of ${o.fleet.join(', ')} simulated nodes`,
+      machine,
+      ...fleetLines(result),
+    ].join('\n');
   return [
     o.contenders.length > 0
       ? `mesh runbook bench: edge flip, ${o.rounds} round(s) alternating ${o.contenders.join(', ')}${o.warmup ? ' after one warm-up flip' : ', no warm-up'}`
       : result.cli
         ? 'mesh runbook bench: the CLI only, after one edge flip for it to show'
         : `mesh runbook bench: the dark edge only, ${o.rounds} round(s)`,
-    `${result.machine.cpus} cpus, load ${load(result.machine.loadAtStart)} -> ${load(result.machine.loadAtEnd)}, node ${result.machine.node}`,
+    machine,
     `executor timings (the runbook's defaults): ${Object.entries(result.timings)
       .map(([k, v]) => `${k} ${v}`)
       .join(', ')}; shell and floor wait the same stability window from each container's StartedAt`,
@@ -295,6 +297,7 @@ export function renderReport(result: BenchResult): string {
     ...cliLines(result),
     ...scaleLines(result),
     ...darkEdgeLines(result),
+    ...fleetLines(result),
     '',
     'the shell flip does:',
     ...result.notes.shellDoes.map((line) => `  - ${line}`),

@@ -3,6 +3,7 @@ import { temporalTarget } from '../../worker/connection';
 import { createRunbookWorker } from '../../worker/create-worker';
 import { depsFromEnv } from '../../worker/deps';
 import { resolveLocalStateDir } from '../../mesh/local';
+import { serveUntilParentLeaves } from './child-worker';
 
 /**
  * The bench's runbook worker, in a process of its own so its memory is measured alone: built like
@@ -26,11 +27,7 @@ async function main(): Promise<void> {
       nodeQueues: { localMesh: resolveLocalStateDir() },
       workflowBundle: { codePath: bundle },
     });
-    const running = worker.run();
-    process.stdin.on('close', () => worker.shutdown());
-    process.stdin.resume();
-    process.stdout.write(`${JSON.stringify({ ready: worker.identity })}\n`);
-    await running;
+    await serveUntilParentLeaves(worker);
   } finally {
     await connection.close();
   }

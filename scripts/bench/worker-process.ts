@@ -14,10 +14,14 @@ export interface BenchWorkerOptions {
   taskQueue: string;
   stateDir: string;
   bundle: string;
+  /** The worker's entry point: worker-main.ts unless another worker is measured the same way. */
+  main?: string;
+  /** More environment for that entry point. */
+  env?: Record<string, string>;
 }
 
 /**
- * The worker in a child process (worker-main.ts). Its resident memory is read from /proc/<pid>/status
+ * The worker in a child process (worker-main.ts, or the entry point given). Its resident memory is read from /proc/<pid>/status
  * (VmRSS, what process.memoryUsage().rss reports inside it) every 250 ms; `resetPeak` marks where a
  * measured phase starts.
  */
@@ -44,11 +48,12 @@ export class BenchWorker {
       MESH_ADAPTER: 'local',
       MESH_LOCAL_STATE: options.stateDir,
       MESH_WORKFLOW_BUNDLE: options.bundle,
+      ...options.env,
     };
     // The operator's own config file must not change what the bench measures.
     delete env.MESH_CONFIG;
     const tsx = pathToFileURL(require.resolve('tsx')).href;
-    const child = spawn(process.execPath, ['--import', tsx, WORKER_MAIN], {
+    const child = spawn(process.execPath, ['--import', tsx, options.main ?? WORKER_MAIN], {
       env,
       stdio: ['pipe', 'pipe', 'pipe'],
     });

@@ -60,4 +60,53 @@ describe('npm run bench', () => {
       assert.deepEqual(result.scale, []);
     },
   );
+
+  it(
+    'runs a fleet of four simulated nodes (canary, then a wave) and the operator approves exactly twice',
+    { timeout: 240_000 },
+    async () => {
+      const { stdout } = await run('npm', ['run', '--silent', 'bench', '--', '--fleet', '4', '--json'], {
+        cwd: ROOT,
+        maxBuffer: 16 << 20,
+      });
+      const result = JSON.parse(stdout) as BenchResult;
+
+      assert.deepEqual(result.options.fleet, [4]);
+      assert.deepEqual(result.contenders, [], '--fleet alone runs no edge-flip rounds');
+      const curve = result.fleet;
+      assert.ok(curve, 'no fleet figures');
+      const [fleet] = curve.runs;
+      assert.equal(
+        fleet?.phase,
+        'completed',
+        `the fleet did not complete: ${fleet?.failure ?? fleet?.outcome}`,
+      );
+      assert.equal(fleet.approvals, 2, JSON.stringify(fleet.decisions));
+      assert.deepEqual(
+        fleet.decisions.map((d) => [d.runbook, d.gate, d.action]),
+        [
+          ['runbook-sim-4-0', 'approve-stop-predecessor', 'approve'],
+          ['runbook-fleet-simulated-edge-4', 'approve-waves', 'approve'],
+        ],
+      );
+      assert.ok(fleet.wallMs > 0);
+      const { parent, perNode } = fleet.histories;
+      assert.equal(parent.runs, 1);
+      assert.ok(parent.events > 0 && parent.bytes > 0 && parent.workflowTasks > 0);
+      assert.equal(perNode.events?.n, 4, 'one history per node');
+      assert.ok((perNode.workflowTasks?.median ?? 0) > 0);
+      assert.ok((fleet.worker.cpuMs ?? 0) > 0 && fleet.worker.peakRssMb > 0);
+      assert.ok(
+        fleet.database && fleet.database.afterBytes > fleet.database.beforeBytes,
+        'no database growth',
+      );
+      assert.deepEqual(curve.cpuPerNodeVsSmallest, [1]);
+      assert.equal(fleet.watch.exitCode, 3, "watch stops at the fleet's first wait with exit 3");
+      assert.ok(fleet.watch.shownAfterMs !== undefined, 'watch printed no wait');
+      assert.deepEqual(
+        fleet.statusCli.exitCodes.length > 0 && fleet.statusCli.exitCodes.every((c) => c === 0),
+        true,
+      );
+    },
+  );
 });

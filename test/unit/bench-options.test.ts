@@ -39,4 +39,24 @@ describe('bench options', () => {
       /^Error: --only: lab-shell runs on the lab: add --lab$/,
     );
   });
+
+  it('--fleet alone runs only the fleets; never with --quick or --lab; a bad size is one sentence', () => {
+    const fleet = parseBenchOptions(['--fleet', '10,100', '--fleet', '1000']);
+    assert.deepEqual(fleet.fleet, [10, 100, 1000]);
+    assert.deepEqual([fleet.contenders, fleet.cli, fleet.darkEdge], [[], false, false]);
+    assert.deepEqual(parseBenchOptions(['--fleet', '4', '--only', 'cli']).cli, true);
+    assert.throws(
+      () => parseBenchOptions(['--fleet', '4', '--quick']),
+      /^Error: --fleet: --fleet is kept out of --quick$/,
+    );
+    assert.throws(
+      () => parseBenchOptions(['--fleet', '4', '--lab']),
+      /^Error: --fleet: the fleet runs on the dev server only/,
+    );
+    for (const bad of ['1', 'ten', '2.5', '2001'])
+      assert.throws(
+        () => parseBenchOptions(['--fleet', bad]),
+        /^Error: --fleet: each fleet size is a whole number of nodes from 2 \(a canary and a wave\) to 2000$/,
+      );
+  });
 });
