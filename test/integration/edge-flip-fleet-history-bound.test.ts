@@ -3,7 +3,7 @@ import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { promisify } from 'node:util';
-import type { WorkflowExecutionInfo } from '@temporalio/client';
+import type { WorkflowExecutionDescription, WorkflowExecutionInfo } from '@temporalio/client';
 import { follow } from '../../cli/runbook/follow/follow';
 import type { RunbookHistory } from '../../cli/runbook/history/record';
 import { QUEUE_MEMO, runbookWorkflowId, statusQuery } from '../../workflows/contracts';
@@ -24,12 +24,27 @@ async function historyJson(world: RunbookWorld, id: string): Promise<RunbookHist
   return JSON.parse(stdout) as RunbookHistory;
 }
 
-/** Every run Temporal knows under this workflow id, oldest first. */
-async function runsOf(world: RunbookWorld, workflowId: string): Promise<WorkflowExecutionInfo[]> {
+/** Every execution Temporal knows under this workflow id (a node's id is the world's own), oldest first. */
+async function executionsOf(world: RunbookWorld, workflowId: string): Promise<WorkflowExecutionInfo[]> {
   const runs: WorkflowExecutionInfo[] = [];
   for await (const run of world.client.workflow.list({ query: `WorkflowId = '${workflowId}'` }))
     runs.push(run);
   return runs.sort((a, b) => a.startTime.getTime() - b.startTime.getTime());
+}
+
+/**
+ * The runs of the fleet running now, oldest first: from its latest run back along each run's predecessor
+ * (earlier tests' fleets share the id, and are no part of this chain).
+ */
+async function chainOf(world: RunbookWorld, workflowId: string): Promise<WorkflowExecutionDescription[]> {
+  const runs: WorkflowExecutionDescription[] = [];
+  for (let runId: string | undefined; ;) {
+    const handle = world.client.workflow.getHandle(workflowId, runId);
+    runs.unshift(await handle.describe());
+    const started = (await handle.fetchHistory()).events?.[0]?.workflowExecutionStartedEventAttributes;
+    runId = started?.continuedExecutionRunId || undefined;
+    if (runId === undefined) return runs;
+  }
 }
 
 async function eventsOf(world: RunbookWorld, workflowId: string, runId: string): Promise<number> {
@@ -65,7 +80,7 @@ describe('fleet history bound (real Temporal, real Docker, five nodes, one held)
       pollMs: AN_HOUR,
     }).finally(() => clearTimeout(givingUp));
     assert.equal(followed.how, 'waiting', 'it never looked again after the fleet continued as new');
-    assert.ok((await runsOf(world, fleet.workflowId)).length >= 2, 'the follower saw a later run');
+    assert.ok((await chainOf(world, fleet.workflowId)).length >= 2, 'the follower saw a later run');
     const waiting = await fleetWaitsOrEnds(fleet);
     assert.equal(waiting.waiting?.gate, held, JSON.stringify(waiting.waiting));
     for (const node of order.slice(0, 4)) assert.equal(stepState(waiting, node), 'done', node);
@@ -83,7 +98,7 @@ describe('fleet history bound (real Temporal, real Docker, five nodes, one held)
     );
 
     const fleetId = fleetWorkflowId('route-proxy');
-    const runs = await runsOf(world, fleetId);
+    const runs = await chainOf(world, fleetId);
     assert.ok(runs.length >= 2, `the fleet continued as new (${runs.length} run)`);
     for (const run of runs) {
       const events = await eventsOf(world, fleetId, run.runId);
@@ -106,7 +121,7 @@ describe('fleet history bound (real Temporal, real Docker, five nodes, one held)
     assert.equal(history.phase, 'completed');
 
     for (const node of order) {
-      assert.equal((await runsOf(world, runbookWorkflowId(node))).length, 1, `${node} ran once`);
+      assert.equal((await executionsOf(world, runbookWorkflowId(node))).length, 1, `${node} ran once`);
       assert.equal((await nodeStatus(world, node)).phase, 'completed', node);
     }
     // Nodes started by a continued run still stop their predecessor on the fleet's approval.
