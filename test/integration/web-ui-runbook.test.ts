@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { promisify } from 'node:util';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { edgeFlip } from '../../workflows';
@@ -176,10 +177,11 @@ describe('an operator follows and decides an edge flip in the Temporal Web UI (h
       );
 
       const env = { ...process.env, MESH_TASK_QUEUE: world.taskQueue, NO_COLOR: '1' };
-      const printed = execFileSync(
+      // Not execFileSync: it would block this process's worker, which must answer the CLI's status query.
+      const { stdout: printed } = await promisify(execFile)(
         MESH,
         ['runbook', 'sign', input.node, 'approve-stop-predecessor', 'approve', '--as', 'dave', '--key', key],
-        { env, encoding: 'utf8' },
+        { env },
       );
       const signed = await ui.sendUpdate(handle.workflowId, 'decide', JSON.parse(printed), {
         screenshotTo: join(ARTIFACTS, 'signed-decision.png'),
