@@ -37,6 +37,7 @@ const OTHER_PROGRAMS: Record<string, string> = {
   '--kill-at': 'npm run chaos',
   '--rounds': 'npm run bench',
   '--scale': 'npm run bench',
+  '--fleet': 'npm run bench',
   '--lab': 'npm run chaos, npm run bench',
   '--purge': 'scripts/lab/down.sh',
   '--server': 'lab/bin/meshctl',
