@@ -7,8 +7,7 @@ import type { MeshPort } from '../mesh/port';
 export type HostRootOf = (node: string) => Promise<string>;
 
 /**
- * Where mesh says a node's host paths are: what a worker serving no node queue answers for runbooks that
- * schedule everything on the shared queue (revision 1).
+ * Where mesh says a node's host paths are: what a worker serving no node queue of its own answers.
  */
 export function hostRootFromMesh(mesh: MeshPort): HostRootOf {
   return async (node) => (await mesh.nodeState(node)).hostRoot;

@@ -1,7 +1,8 @@
 import type { Client, WorkflowHandleWithFirstExecutionRunId } from '@temporalio/client';
 import type { clearNode, ClearNodeInput } from '../workflows/clear-node';
 import { runbookWorkflowId } from '../workflows/contracts';
-import { MESH_KIND, MESH_NODE } from '../workflows/search-attributes';
+import { RUNBOOK_REVISION } from '../workflows/runbook/revision';
+import { MESH_KIND, MESH_NODE, MESH_REVISION } from '../workflows/search-attributes';
 import { CLEARANCE_KIND } from './clearance-names';
 
 const SUMMARY_REASON_CHARS = 160;
@@ -30,6 +31,7 @@ export function startClearance(
     typedSearchAttributes: [
       { key: MESH_NODE, value: input.node },
       { key: MESH_KIND, value: CLEARANCE_KIND },
+      { key: MESH_REVISION, value: RUNBOOK_REVISION },
     ],
   });
 }

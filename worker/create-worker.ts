@@ -155,7 +155,7 @@ async function sharedWorker(
 
 /**
  * The shared queue's activities: everything but a node's disk and Docker work, which only a worker on the
- * node itself may do (revision-1 runbooks, which scheduled it here, need a worker of an earlier release).
+ * node itself may do.
  */
 export function withoutNodeWork(activities: Activities): Partial<Activities> {
   return Object.fromEntries(

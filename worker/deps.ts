@@ -18,7 +18,7 @@ export function depsFromConfig(config: MeshConfig, env: NodeJS.ProcessEnv = proc
   const mesh = meshOf(config.mesh);
   return {
     mesh,
-    // Node workers use their own host root (worker/node-worker.ts); this answers for revision-1 runbooks.
+    // Node workers use their own host root (worker/node-worker.ts); this answers where none is set.
     hostRootOf: hostRootFromMesh(mesh),
     stateDir: resolveRunbookStateDir(env),
     dockerFor: dockerResolver({ ...(fallback ? { default: fallback } : {}), nodes }),

@@ -6,7 +6,6 @@ import { applyGateStep, LOCKS_STEP, preflightStep, PUSH_STEP } from './runbook/s
 const DOWN = 'the containers mounting A are stopped until the push starts them on B';
 
 export const DATA_PATH_MOVE = definePlan({
-  revision: 2,
   kind: 'data-path-move',
   purpose: "Move a module's data to a new host path; never leave a container silently on the old one.",
   steps: [

@@ -1,4 +1,4 @@
-import { ApplicationFailure, patched } from '@temporalio/workflow';
+import { ApplicationFailure, deprecatePatch, patched } from '@temporalio/workflow';
 import type { ModuleSpec } from '../mesh/schemas';
 import { DATA_PATH_MOVE } from './data-path-move-plan';
 import {
@@ -8,7 +8,6 @@ import {
   type DataPathMoveInputArg,
   type RunbookStatus,
 } from './contracts';
-import { dataPathMoveV1 } from './legacy/data-path-move-v1';
 import { act, awaitCancelledLongWork, longAct, undoAct } from './runbook/activities';
 import { isAbort, isFailureOf, refuse } from './runbook/failures';
 import { judgePush } from './runbook/judge-push';
@@ -37,7 +36,7 @@ import type { ReceiptEvidence } from './verdict';
 /** Move a module's data to a new host path; never leave a container silently on the old one. */
 export async function dataPathMove(rawInput: DataPathMoveInputArg): Promise<RunbookStatus> {
   const input = parseInput(DataPathMoveInput, rawInput);
-  if (!patched(REVISION_2)) return dataPathMoveV1(input);
+  deprecatePatch(REVISION_2);
   if (patched(UNDO_AFTER_WORK_STOPS)) awaitCancelledLongWork();
   const { node, module, from, to, timings } = input;
   const nodes = input.nodes.length > 0 ? [node, ...input.nodes.filter((n) => n !== node)] : [node];

@@ -3,7 +3,6 @@ import { applyGateStep, LOCKS_STEP, preflightStep, PUSH_STEP } from './runbook/s
 
 /** The edge flip's plan: its steps, gates and undos, read by the runbook, its Web UI details, the CLI and the policy. */
 export const EDGE_FLIP = definePlan({
-  revision: 2,
   kind: 'edge-flip',
   purpose:
     "Replace a node's edge proxy with its successor, never stopping the old one before the new one is proven.",

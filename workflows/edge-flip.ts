@@ -1,7 +1,6 @@
-import { ApplicationFailure, patched } from '@temporalio/workflow';
+import { ApplicationFailure, deprecatePatch, patched } from '@temporalio/workflow';
 import { EDGE_FLIP } from './edge-flip-plan';
 import { EdgeFlipInput, FAILURE, parseInput, type EdgeFlipInputArg, type RunbookStatus } from './contracts';
-import { edgeFlipV1 } from './legacy/edge-flip-v1';
 import { act, undoAct } from './runbook/activities';
 import { failedWith, failureMessage, refuse, rollBack } from './runbook/failures';
 import { judgePush } from './runbook/judge-push';
@@ -29,7 +28,7 @@ const FIRST_LOOK_GATES = [GATE_APPLY, 'verify-successor', 'probe-successor'] as 
 /** Replace a node's edge proxy with its successor, never stopping the old one before the new one is proven. */
 export async function edgeFlip(rawInput: EdgeFlipInputArg): Promise<RunbookStatus> {
   const input = parseInput(EdgeFlipInput, rawInput);
-  if (!patched(REVISION_2)) return edgeFlipV1(input);
+  deprecatePatch(REVISION_2);
   const { node, module, predecessor, timings } = input;
   const publicNames = {
     names: input.publicNames,

@@ -1,5 +1,5 @@
 #!/bin/sh
-# One-shot (temporalio/admin-tools): the runbooks' namespace and their search attributes, all Keyword
+# One-shot (temporalio/admin-tools): the runbooks' namespace and their search attributes as Name=Type
 # (workflows/search-attributes.ts; test/integration/compose.test.ts checks that both lists agree).
 # Idempotent: creates only what is missing, so it runs on every `docker compose up`.
 set -eu
@@ -7,7 +7,7 @@ set -eu
 : "${TEMPORAL_ADDRESS:?}"
 NAMESPACE=${TEMPORAL_NAMESPACE:-default}
 RETENTION=${TEMPORAL_NAMESPACE_RETENTION:-720h}
-SEARCH_ATTRIBUTES="MeshNode MeshModule MeshKind MeshPhase MeshWaitingOn"
+SEARCH_ATTRIBUTES="MeshNode=Keyword MeshModule=Keyword MeshKind=Keyword MeshPhase=Keyword MeshWaitingOn=Keyword MeshRevision=Int"
 
 until temporal operator cluster health --address "$TEMPORAL_ADDRESS" >/dev/null 2>&1; do
   echo "temporal-setup: waiting for Temporal at $TEMPORAL_ADDRESS"
@@ -33,12 +33,14 @@ until existing=$(temporal operator search-attribute list --address "$TEMPORAL_AD
   echo "temporal-setup: waiting for namespace $NAMESPACE to be served"
   sleep 1
 done
-for name in $SEARCH_ATTRIBUTES; do
+for pair in $SEARCH_ATTRIBUTES; do
+  name=${pair%%=*}
+  type=${pair#*=}
   if printf '%s' "$existing" | grep -q "\"$name\""; then
     echo "temporal-setup: search attribute $name exists"
   else
     temporal operator search-attribute create --address "$TEMPORAL_ADDRESS" --namespace "$NAMESPACE" \
-      --name "$name" --type Keyword
-    echo "temporal-setup: search attribute $name created (Keyword)"
+      --name "$name" --type "$type"
+    echo "temporal-setup: search attribute $name created ($type)"
   fi
 done

@@ -8,7 +8,7 @@ import { after, before, describe, it } from 'node:test';
 import { Connection } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
 import type { RunbookStatus } from '../../workflows/contracts';
-import { MESH_SEARCH_ATTRIBUTES } from '../../workflows/search-attributes';
+import { MESH_SEARCH_ATTRIBUTES, searchAttributeTypeName } from '../../workflows/search-attributes';
 import {
   compose,
   ensureCompose,
@@ -62,6 +62,14 @@ async function scriptedSearchAttributes(): Promise<string[]> {
   const match = /^SEARCH_ATTRIBUTES="([^"]*)"$/m.exec(script);
   assert.ok(match?.[1], 'setup-namespace.sh lists SEARCH_ATTRIBUTES');
   return match[1].split(/\s+/).filter(Boolean);
+}
+
+/** The scripted `Name=Type` pairs, as [name, type]. */
+async function scriptedNamesAndTypes(): Promise<[string, string][]> {
+  return (await scriptedSearchAttributes()).map((pair) => {
+    const [name = '', type = ''] = pair.split('=');
+    return [name, type];
+  });
 }
 
 describe('docker-compose.yml, validated by Docker Compose v2', () => {
@@ -145,14 +153,11 @@ describe('docker-compose.yml, validated by Docker Compose v2', () => {
     assert.match(dockerfile, /^HEALTHCHECK [^\n]*\\\n\s*CMD .*compose-worker-healthcheck\.ts/m);
   });
 
-  it('registers exactly the search attributes the workflows use, all Keyword', async () => {
-    const script = await readFile(SETUP_NAMESPACE, 'utf8');
+  it('registers exactly the search attributes the workflows use, each with its type', async () => {
     assert.deepEqual(
-      await scriptedSearchAttributes(),
-      MESH_SEARCH_ATTRIBUTES.map((key) => key.name),
+      await scriptedNamesAndTypes(),
+      MESH_SEARCH_ATTRIBUTES.map((key) => [key.name, searchAttributeTypeName(key)]),
     );
-    assert.ok(MESH_SEARCH_ATTRIBUTES.every((key) => key.type === 'KEYWORD'));
-    assert.match(script, /--type Keyword/);
   });
 
   it('holds no secret: without POSTGRES_PASSWORD from an env file Compose refuses to render it', async () => {
@@ -262,8 +267,12 @@ describe('deploy/local/compose.yml: the worker image runs a runbook against Temp
     );
     const custom = (JSON.parse(listed.stdout) as { customAttributes?: Record<string, string> })
       .customAttributes;
-    for (const name of await scriptedSearchAttributes())
-      assert.match(String(custom?.[name]), /KEYWORD/i, `${name} is registered as Keyword: ${listed.stdout}`);
+    for (const [name, type] of await scriptedNamesAndTypes())
+      assert.match(
+        String(custom?.[name]),
+        new RegExp(type, 'i'),
+        `${name} is registered as ${type}: ${listed.stdout}`,
+      );
     const health = await fetch(`${uiUrl}/healthz`);
     assert.equal(health.status, 200, 'the Web UI answers the health check docker-compose.yml uses');
   });

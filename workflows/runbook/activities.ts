@@ -18,10 +18,10 @@ import { runbookQueue } from './queue';
  */
 const NODE_WORKER_WAIT = '1 minute';
 
-/** Off for revision-1 runbooks, whose recorded histories schedule everything on the runbook's queue. */
+/** Off until a runbook opens (open.ts): workflows that are not runbooks keep their work on their own queue. */
 let nodeWorkOnNodes = false;
 
-/** Revision 2: node-local activities run on their node's own task queue from now on (see open.ts). */
+/** Node-local activities run on their node's own task queue from now on (see open.ts). */
 export function routeNodeWorkToNodes(): void {
   nodeWorkOnNodes = true;
 }

@@ -13,10 +13,10 @@ interface Compensation {
 export class Compensations {
   private readonly stack: Compensation[] = [];
 
-  /** `decisions`: a failed undo waits for the operator (retry or give-up); without it, it is recorded and skipped. */
+  /** `decisions`: a failed undo waits for the operator (retry or give-up). */
   constructor(
     private readonly progress: Progress,
-    private readonly decisions?: Decisions,
+    private readonly decisions: Decisions,
   ) {}
 
   push(step: string, undo: () => Promise<string | void>): void {
@@ -59,22 +59,16 @@ export class Compensations {
         this.progress.mark(entry.step, 'compensated', note || undefined);
         return undefined;
       } catch (error) {
-        const message = this.decisions
-          ? failureMessage(error)
-          : error instanceof Error
-            ? error.message
-            : String(error);
+        const message = failureMessage(error);
         log.error('compensation failed', { step: entry.step, error: message });
-        if (this.decisions) {
-          const decision = await this.decisions.await({
-            gate: entry.step,
-            verdict: 'failed',
-            reason: `Undo step ${entry.step} failed: ${message.replace(/\.?$/, '')}; retry runs it again, give-up leaves it undone and ends the runbook with its rollback failed.`,
-            actions: ['retry', 'give-up'],
-            facts: [message],
-          });
-          if (decision.action === 'retry') continue;
-        }
+        const decision = await this.decisions.await({
+          gate: entry.step,
+          verdict: 'failed',
+          reason: `Undo step ${entry.step} failed: ${message.replace(/\.?$/, '')}; retry runs it again, give-up leaves it undone and ends the runbook with its rollback failed.`,
+          actions: ['retry', 'give-up'],
+          facts: [message],
+        });
+        if (decision.action === 'retry') continue;
         this.progress.mark(entry.step, 'failed', message);
         return message;
       }

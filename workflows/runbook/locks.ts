@@ -13,7 +13,11 @@ import {
 import { lockHoldQuery, type LockHold, type LockHolder, type LockRequest } from '../lock-hold';
 import { lockKeeperId, locksBusy, locksGranted, releaseLocks, requestLocks, runbookLocks } from '../lock';
 import { runbookQueue } from './queue';
-import { LOCKS_ASKED_AGAIN } from './revision';
+import { MESH_REVISION } from '../search-attributes';
+import { LOCKS_ASKED_AGAIN, RUNBOOK_REVISION } from './revision';
+
+/** The keeper says the revision that started it, as every run does (a start's attributes are not replayed). */
+const REVISION_ATTRIBUTE = [{ key: MESH_REVISION, value: RUNBOOK_REVISION }];
 
 /** Asked again at most this many times the first interval apart, however long the wait. */
 const MAX_BACKOFF = 30;
@@ -99,6 +103,7 @@ async function startKeeperAfresh(): Promise<void> {
     args: [{ held: [], queue: [], afresh: true }],
     parentClosePolicy: ParentClosePolicy.ABANDON,
     cancellationType: ChildWorkflowCancellationType.ABANDON,
+    typedSearchAttributes: REVISION_ATTRIBUTE,
   }).catch(() => undefined); // started by another meanwhile; else the waiters asking again start it
 }
 
@@ -121,6 +126,7 @@ async function request(me: LockRequest, how?: 'signal first' | 'shielded'): Prom
       args: [me],
       parentClosePolicy: ParentClosePolicy.ABANDON,
       cancellationType: ChildWorkflowCancellationType.ABANDON,
+      typedSearchAttributes: REVISION_ATTRIBUTE,
     });
   for (;;) {
     try {

@@ -15,8 +15,8 @@ import { FAILURE } from '../contracts';
 import type { RunRef } from '../lock-hold';
 import { nodeMark } from '../node-mark';
 import { NODE_MARK_KIND, nodeMarkId, runbookEndedSignal, type MarkedBy } from '../node-mark-contracts';
-import { MESH_KIND, MESH_NODE } from '../search-attributes';
-import { MARKS_FOLLOW_RESETS } from './revision';
+import { MESH_KIND, MESH_NODE, MESH_REVISION } from '../search-attributes';
+import { MARKS_FOLLOW_RESETS, RUNBOOK_REVISION } from './revision';
 
 const marks = proxyActivities<Pick<Activities, 'nodesNeedingClearing' | 'markHeldBy'>>({
   startToCloseTimeout: '2 minutes',
@@ -83,6 +83,7 @@ export class NodeMarks {
             typedSearchAttributes: [
               { key: MESH_NODE, value: node },
               { key: MESH_KIND, value: NODE_MARK_KIND },
+              { key: MESH_REVISION, value: RUNBOOK_REVISION },
             ],
           }),
         );

@@ -1,6 +1,7 @@
 import {
   ApplicationFailure,
   CancellationScope,
+  deprecatePatch,
   patched,
   setCurrentDetails,
   setHandler,
@@ -28,7 +29,7 @@ import { parentReporter } from './parent-report';
 import { listedSteps, type RunbookPlan } from './plan';
 import { Pauses } from './pauses';
 import { Progress } from './progress';
-import { DURABLE_NODE_MARKS, PARALLEL_READS, QUICK_DEAD_WORKER } from './revision';
+import { DURABLE_NODE_MARKS, OPERATOR_UI, PARALLEL_READS, QUICK_DEAD_WORKER } from './revision';
 import { Runbook } from './runbook';
 import { LOCKS } from './step-declarations';
 import { showStalledWork } from './stalled-work';
@@ -63,19 +64,18 @@ export async function openRunbook<P extends RunbookPlan>(
   const { node, module, startedBy } = identity;
   const id = workflowInfo().workflowId;
   // The node lock is the workflow id: a runbook under any other id would run beside the node's own.
-  if (plan.revision >= 2 && id !== runbookWorkflowId(node))
+  if (id !== runbookWorkflowId(node))
     throw ApplicationFailure.nonRetryable(
       `A runbook on ${node} runs as ${runbookWorkflowId(node)}, not ${id}: one runbook per node at a time.`,
       FAILURE.invalidInput,
     );
-  // Revision 2: a node's disk and Docker work runs on a worker on that node, never on whichever host polls.
-  if (plan.revision >= 2) routeNodeWorkToNodes();
-  if (plan.revision >= 2 && patched(QUICK_DEAD_WORKER)) noticeDeadWorkersSooner();
+  // A node's disk and Docker work runs on a worker on that node, never on whichever host polls.
+  routeNodeWorkToNodes();
+  if (patched(QUICK_DEAD_WORKER)) noticeDeadWorkersSooner();
   const progress = new Progress({ id, kind: plan.kind, node, module, startedBy }, listedSteps(plan));
   setHandler(statusQuery, () => progress.status);
-  // Runbooks started before decisions carried evidence replay without policy, reminders or search attributes.
-  const operatorUi = patched('operator-ui');
-  const searchAttributes = operatorUi ? searchAttributePublisher() : () => undefined;
+  deprecatePatch(OPERATOR_UI);
+  const searchAttributes = searchAttributePublisher();
   const tellFleet = parentReporter();
   progress.onChange((status) => {
     searchAttributes(status);
@@ -84,13 +84,13 @@ export async function openRunbook<P extends RunbookPlan>(
   });
   logContext.step = 'start';
   // Read beside the policy; runbooks recorded before PARALLEL_READS read it after, in refuseUncleared.
-  const lastRun = plan.revision >= 2 && operatorUi && patched(PARALLEL_READS) ? readLastRun() : undefined;
+  const lastRun = patched(PARALLEL_READS) ? readLastRun() : undefined;
   // The worker parsed it from its config; the history keeps what applied.
-  const policy: RunbookPolicy | undefined = operatorUi ? await settings.runbookPolicy() : undefined;
+  const policy: RunbookPolicy = await settings.runbookPolicy();
   const decisions = new Decisions(progress, policy);
   showStalledWork(progress, policy);
-  // Revision 2: an undo that keeps failing waits for the operator instead of ending the rollback at once.
-  const undo = new Compensations(progress, plan.revision >= 2 ? decisions : undefined);
+  // An undo that keeps failing waits for the operator instead of ending the rollback at once.
+  const undo = new Compensations(progress, decisions);
   const pauses = new Pauses(progress, () =>
     undo.unwinding
       ? `${id} is undoing its work (an abort or a rollback): nothing holds it now, it ends once its undo steps ran.`
@@ -99,7 +99,7 @@ export async function openRunbook<P extends RunbookPlan>(
   const locks = new Locks();
   const marks = new NodeMarks();
   try {
-    if (plan.revision >= 2) await refuseUncleared(node, lastRun ?? readLastRun());
+    await refuseUncleared(node, lastRun ?? readLastRun());
     const { touches } = identity;
     if (touches) await takeLocks(locks, touches, progress, identity.timings ?? Timings.parse({}));
     // Once the locks hold, no other runbook here can mark or unmark these nodes: the check is current.

@@ -1,5 +1,4 @@
 import type { RunbookKind } from '../contracts';
-import type { Revision } from './revision';
 
 export type StepKind = 'action' | 'gate' | 'approval';
 
@@ -22,8 +21,6 @@ export interface PlannedStep {
 }
 
 export interface RunbookPlan {
-  /** Which revision of the runbooks' behaviour the plan runs under (see ./revision.ts). */
-  readonly revision: Revision;
   readonly kind: RunbookKind;
   /** What the runbook is for, in one line. */
   readonly purpose: string;

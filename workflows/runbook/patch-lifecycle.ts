@@ -1,0 +1,55 @@
+import { FLEET_REPORTS } from './parent-report';
+import * as R from './revision';
+
+/**
+ * Where each patch stands in its lifecycle (README, "Versions and their retirement"):
+ * - `everyRunFrom`: the first revision every run of which holds the patch's marker. Runs of older revisions
+ *   may have taken the old branch, so while such a revision is supported the call stays `patched()`.
+ * - `deprecatedIn`: the revision that turned the call into `deprecatePatch()` and removed the old branch and
+ *   its recorded histories, once no supported revision lacked the marker.
+ * A deprecated patch is removed (call, constant and row) once no supported run can hold its marker
+ * undeprecated: `deprecatedIn` ≤ OLDEST_SUPPORTED_REVISION. test/unit/revision-lifecycle.test.ts checks the
+ * code and test/histories/ against this table.
+ */
+export interface PatchStage {
+  id: string;
+  everyRunFrom: number;
+  deprecatedIn?: number;
+}
+
+/** Every patch marker the workflows write, oldest first. */
+export const PATCHES: readonly PatchStage[] = [
+  { id: R.OPERATOR_UI, everyRunFrom: 2, deprecatedIn: 3 },
+  { id: R.REVISION_2, everyRunFrom: 2, deprecatedIn: 3 },
+  // Added while revision 2 ran: its runs started before each one lack it. They leave with revision 2.
+  ...[
+    R.OFFER_RECHECK,
+    R.REMINDER_BACKOFF,
+    R.QUICK_DEAD_WORKER,
+    R.PARALLEL_READS,
+    R.STATUS_IN_FAILURE,
+    R.RECREATE_THROUGH_MESH,
+    R.LIGHT_THE_EDGE_FIRST,
+    R.NODE_HOSTS,
+    R.TARGET_TRUTH,
+    R.OLD_DATA_DRY_RUN,
+    R.START_ON_NEW,
+    R.UNDO_AFTER_WORK_STOPS,
+    R.STALLED_WORK,
+    R.LOCKS_ASKED_AGAIN,
+    R.KEEPER_ASKS_RUNS,
+    R.DURABLE_NODE_MARKS,
+    R.CLEARANCE_CLEARS_MARK,
+    R.MEMORY_PER_NODE,
+    R.KEEP_WHEN_REMOVAL_REFUSED,
+    R.MARKS_FOLLOW_RESETS,
+    R.UNDO_JUDGES_OWN_MODULE,
+    R.APPROVAL_WATCHES_SUCCESSOR,
+    R.SUCCESSOR_RESTARTS_SINCE_CREATED,
+    R.PREFLIGHT_REFUSAL_ENDS,
+    R.GATES_WATCH_CONTAINERS,
+    R.OLD_DATA_APPROVAL_WATCHES_USERS,
+    R.FLEET_CONTINUE_AS_NEW,
+    FLEET_REPORTS,
+  ].map((id) => ({ id, everyRunFrom: 3 })),
+];
