@@ -23,6 +23,8 @@ const STATUS_NAMES = [
   'PAUSED',
 ];
 const CLOSE_EVENT = 2;
+/** EVENT_TYPE_WORKFLOW_TASK_COMPLETED (decoded messages carry enums as numbers). */
+const WORKFLOW_TASK_COMPLETED = 7;
 
 /** One run as the visibility store and DescribeWorkflowExecution tell it. */
 export interface RunInfo {
@@ -140,6 +142,16 @@ export class TemporalReads {
       ms,
     ).catch(notFoundAsRunNotFound(workflowId));
     return page.history?.events?.[0]?.workflowExecutionTerminatedEventAttributes?.identity || undefined;
+  }
+
+  /** Whether a worker completed a workflow task of this run yet (its first events say so). */
+  async hasRunAWorkflowTask(workflowId: string, runId: string, ms = 10_000): Promise<boolean> {
+    const page = await this.call(
+      'GetWorkflowExecutionHistory',
+      { execution: { workflowId, runId }, maximumPageSize: 8 },
+      ms,
+    ).catch(notFoundAsRunNotFound(workflowId));
+    return (page.history?.events ?? []).some((event) => event.eventType === WORKFLOW_TASK_COMPLETED);
   }
 
   /** The first payload of the run's input, from the first event of its history. */

@@ -7,7 +7,13 @@ import { promisify } from 'node:util';
 import { WorkflowNotFoundError } from '@temporalio/client';
 import { RunbookStatus, runbookWorkflowId } from '../../workflows/contracts';
 import { renderPlan } from '../../workflows/plans';
-import { MESH_KIND, MESH_MODULE, MESH_NODE, MESH_PHASE } from '../../workflows/search-attributes';
+import {
+  MESH_KIND,
+  MESH_MODULE,
+  MESH_NODE,
+  MESH_PHASE,
+  MESH_REVISION,
+} from '../../workflows/search-attributes';
 import { DEMO_PUBLIC_NAMES } from '../../mesh/local/scenarios/edge-flip-incident';
 import { edgeFlipArgs, seedEdgeFlip, seedEdgeFlipIn } from '../support/edge-flip-seed';
 import { removeNodeContainers } from '../support/docker';
@@ -192,6 +198,7 @@ describe('mesh runbook CLI against a real Temporal dev server (no worker on its 
       [MESH_NODE, MESH_MODULE, MESH_KIND, MESH_PHASE].map((key) => attributes.get(key)),
       [name, 'route-proxy', 'edge-flip', 'running'],
     );
+    assert.equal(attributes.get(MESH_REVISION), undefined, 'the revision is the code that runs it, none yet');
     const details = (await described.staticDetails()) ?? '';
     assert.ok(details.includes(`**public names:** ${DEMO_PUBLIC_NAMES.join(', ')}`), details);
     assert.ok(details.includes(renderPlan('edge-flip')), details);

@@ -3,6 +3,7 @@ import { describe, it } from 'node:test';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { Client } from '@temporalio/client';
 import { edgeFlip } from '../../workflows';
+import { RUNBOOK_REVISION } from '../../workflows/runbook/revision';
 import { WAITING_QUERY } from '../../workflows/search-attributes';
 import { seedEdgeFlip, type EdgeFlipSeed } from '../support/edge-flip-seed';
 import { runbookWorld, type RunbookWorld } from '../support/runbook-world';
@@ -67,8 +68,9 @@ describe('search attributes: the Web UI list finds every runbook waiting for a d
         node: described.typedSearchAttributes.getAll().find((p) => p.key.name === 'MeshNode')?.value,
         kind: described.typedSearchAttributes.getAll().find((p) => p.key.name === 'MeshKind')?.value,
         module: described.typedSearchAttributes.getAll().find((p) => p.key.name === 'MeshModule')?.value,
+        revision: described.typedSearchAttributes.getAll().find((p) => p.key.name === 'MeshRevision')?.value,
       },
-      { node: approving.node, kind: 'edge-flip', module: 'route-proxy' },
+      { node: approving.node, kind: 'edge-flip', module: 'route-proxy', revision: RUNBOOK_REVISION },
     );
   });
 });

@@ -14,6 +14,7 @@ import { isTerminal, phaseOfClosed } from '../exit-codes';
 import { kindOfWorkflowType } from '../kinds';
 import { load } from '../lazy';
 import { listQuery, type ListFilters } from './query';
+import { listRevisions } from './revisions';
 import type { RunInfo } from '../../../client/temporal-reads/reads';
 import { parseOptions } from '../options';
 import { whereItIs } from '../render';
@@ -23,6 +24,7 @@ const Input = z.object({
   node: Name.optional(),
   phase: z.enum(PHASES, { error: `it must be one of ${PHASES.join(', ')}` }).optional(),
   waiting: z.boolean().default(false),
+  revision: z.boolean().default(false),
   json: z.boolean().default(false),
   limit: z.coerce.number().int().positive().default(20),
 });
@@ -59,6 +61,10 @@ export function registerList(runbook: Command): void {
     .option('--node <node>', 'only the runbooks of this node')
     .option('--phase <phase>', `only runbooks in this phase (${PHASES.join(', ')})`)
     .option('--waiting', 'only runbooks waiting for a decision now')
+    .option(
+      '--revision',
+      'instead: how many runs are open per workflow code revision (every workflow on the task queue), and which revisions this code can no longer replay',
+    )
     .option('--limit <count>', 'show at most this many (default 20)')
     .option('--json', 'print the runbooks as JSON')
     .action(async (options: object) => {
@@ -69,8 +75,14 @@ export function registerList(runbook: Command): void {
           'Leave out one of the two filters.',
         );
       }
+      if (input.revision && (input.node ?? input.phase ?? (input.waiting || undefined)) !== undefined)
+        throw new UsageError(
+          '--revision counts every open run on the task queue, so it takes no other filter.',
+          'Run mesh runbook list --revision alone.',
+        );
       const { withReader } = load.client();
       await withReader(async (rb) => {
+        if (input.revision) return listRevisions(rb, input.json);
         const rows = await listRows(rb, input, input.limit);
         if (input.json) return printJson(rows);
         if (rows.length === 0) return printLine(noneLine(rb.taskQueue, input));

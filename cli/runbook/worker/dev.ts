@@ -9,6 +9,7 @@ import { findTemporalCli } from '../../../worker/temporal-binary';
 import { UsageError } from '../../errors';
 import { printJson, printLine } from '../../output';
 import { RunbookPolicy } from '../../../workflows/policy';
+import { refuseRetiredRuns } from './retired-runs';
 import { signingLine } from './signing-line';
 import { load } from '../lazy';
 import { parseOptions, Port, taskQueueFromEnv } from '../options';
@@ -71,6 +72,8 @@ export function registerDev(runbook: Command): void {
           stop.signal,
         );
         const ready = server;
+        // A dev server's database outlives an upgrade: runs it holds may be of a retired revision.
+        await refuseRetiredRuns({ address: ready.address }, namespace, taskQueue);
         process.stderr.write(
           `starting the worker for task queue ${taskQueue} (bundling the workflows takes a few seconds)…\n`,
         );

@@ -7,6 +7,7 @@ import { printJson, printLine } from '../../output';
 import { load } from '../lazy';
 import { parseOptions, taskQueueFromEnv } from '../options';
 import type * as NodeQueues from './node-queues';
+import type * as RetiredRuns from './retired-runs';
 
 const Input = z.object({
   json: z.boolean().default(false),
@@ -37,7 +38,9 @@ export function registerWorker(runbook: Command): void {
     .action(async (options: object) => {
       const input = parseOptions(Input, { ...options });
       /* eslint-disable @typescript-eslint/no-require-imports -- loaded on use: not needed for --help */
-      const { temporalTarget } = require('../../../worker/connection') as typeof Connection;
+      const { connectionOptionsFor, temporalTarget } =
+        require('../../../worker/connection') as typeof Connection;
+      const { refuseRetiredRuns } = require('./retired-runs') as typeof RetiredRuns;
       const { loadConfig } = require('../../../config') as typeof Config;
       const { describeNodeQueues, nodeQueuesFor } = require('./node-queues') as typeof NodeQueues;
       /* eslint-enable @typescript-eslint/no-require-imports */
@@ -53,6 +56,10 @@ export function registerWorker(runbook: Command): void {
       const { runWorker, stopOnSignals } = load.workerRun();
       const deps = depsFromConfig(config);
       const nodes = describeNodeQueues(nodeQueues, taskQueue);
+      // A worker of node queues only runs no workflow code: it replays nothing.
+      if (!input.nodesOnly) {
+        await refuseRetiredRuns(connectionOptionsFor(target.address), target.namespace, taskQueue);
+      }
       const stop = stopOnSignals();
       try {
         process.stderr.write(

@@ -1,0 +1,54 @@
+import { OLDEST_SUPPORTED_REVISION, REVISION_2 } from '../workflows/runbook/revision';
+import { MESH_REVISION } from '../workflows/search-attributes';
+import type { RunInfo, TemporalReads } from './temporal-reads/reads';
+
+/** Temporal's own attribute: the patch ids a run's `patched()` calls found true (core upserts it). */
+const CHANGE_VERSION = 'TemporalChangeVersion';
+/** The workflow types revision 1 had; every other type began in revision 2. */
+const HAD_REVISION_1 = ['edgeFlip', 'dataPathMove'];
+
+/** An open run and the revision it started on; `undefined`: no worker ran it yet, so it has none. */
+export interface OpenRun {
+  run: RunInfo;
+  revision: number | undefined;
+}
+
+const quoted = (value: string) => `'${value.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
+
+/**
+ * The revision an open run started on: its MeshRevision (revision 3 on), else revision 2 when it holds
+ * revision 2's marker or is of a type revision 1 lacked, else revision 1 once a worker ran it at all.
+ */
+async function revisionOf(reads: TemporalReads, run: RunInfo): Promise<number | undefined> {
+  const said = run.searchAttributes[MESH_REVISION.name];
+  if (typeof said === 'number') return said;
+  const patches = run.searchAttributes[CHANGE_VERSION];
+  if (Array.isArray(patches) && patches.includes(REVISION_2)) return 2;
+  if (!HAD_REVISION_1.includes(run.type)) return 2;
+  return (await reads.hasRunAWorkflowTask(run.workflowId, run.runId)) ? 1 : undefined;
+}
+
+/** The task queue's open runs with the revision each started on; `olderOnly`: only those that may be retired. */
+export async function openRuns(
+  reads: TemporalReads,
+  taskQueue: string,
+  olderOnly = false,
+): Promise<OpenRun[]> {
+  const older = `(${MESH_REVISION.name} < ${OLDEST_SUPPORTED_REVISION} OR ${MESH_REVISION.name} IS NULL)`;
+  const query = [
+    `ExecutionStatus = 'Running'`,
+    `TaskQueue = ${quoted(taskQueue)}`,
+    ...(olderOnly ? [older] : []),
+  ].join(' AND ');
+  const runs: OpenRun[] = [];
+  for await (const run of reads.list(query, 1_000))
+    runs.push({ run, revision: await revisionOf(reads, run) });
+  return runs;
+}
+
+/** The open runs this code cannot replay: started on a revision older than the oldest it supports. */
+export async function retiredRuns(reads: TemporalReads, taskQueue: string): Promise<OpenRun[]> {
+  return (await openRuns(reads, taskQueue, true)).filter(
+    (open) => open.revision !== undefined && open.revision < OLDEST_SUPPORTED_REVISION,
+  );
+}
