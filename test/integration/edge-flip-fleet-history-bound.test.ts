@@ -6,11 +6,24 @@ import { promisify } from 'node:util';
 import type { WorkflowExecutionDescription, WorkflowExecutionInfo } from '@temporalio/client';
 import { follow } from '../../cli/runbook/follow/follow';
 import type { RunbookHistory } from '../../cli/runbook/history/record';
-import { QUEUE_MEMO, runbookWorkflowId, statusQuery } from '../../workflows/contracts';
+import {
+  pauseUpdate,
+  QUEUE_MEMO,
+  resumeUpdate,
+  runbookWorkflowId,
+  statusQuery,
+} from '../../workflows/contracts';
 import { fleetWorkflowId } from '../../workflows/fleet/contracts';
-import { answerNode, fleetWaitsOrEnds, nodeStatus, seedFleet, startFleet } from '../support/edge-flip-fleet';
+import {
+  answerNode,
+  fleetWaitsOrEnds,
+  nodeStarted,
+  nodeStatus,
+  seedFleet,
+  startFleet,
+} from '../support/edge-flip-fleet';
 import { runbookWorld, type RunbookWorld } from '../support/runbook-world';
-import { decide, stepState } from '../support/runbooks';
+import { decide, statusWhen, stepState } from '../support/runbooks';
 import { AN_HOUR, cliClient } from '../support/cli-client';
 
 /** A bound small enough that five nodes take several runs: each continues as new past 80 events. */
@@ -130,5 +143,38 @@ describe('fleet history bound (real Temporal, real Docker, five nodes, one held)
       lastClean.steps.find((s) => s.name === 'approve-stop-predecessor')?.note ?? '',
       /^approved for the fleet by bob \(approve-waves of runbook-fleet-route-proxy/,
     );
+  });
+
+  it('a pause given in one run holds in the run the fleet continued as, until resume', async () => {
+    await using world = await runbookWorld();
+    const input = {
+      ...(await seedFleet(world, { count: 3 })),
+      approvals: 'canary-then-waves' as const,
+      historyBound: 100,
+    };
+    const [canary, second, third] = input.runbooks.map((r) => r.node) as [string, string, string];
+    const fleet = await startFleet(world, input);
+    try {
+      await fleetWaitsOrEnds(fleet);
+      await fleet.executeUpdate(pauseUpdate, { args: [{ by: 'carol', reason: 'watch the canary a while' }] });
+      assert.equal(await answerNode(world, fleet, canary), 'approve');
+      assert.equal((await fleetWaitsOrEnds(fleet)).waiting?.gate, 'approve-waves');
+      await decide(fleet, 'approve', undefined, 'bob');
+
+      const held = await statusWhen(fleet, (s) => s.paused?.holdsBefore !== undefined, 120_000);
+      const runs = await chainOf(world, fleet.workflowId);
+      assert.ok(runs.length >= 2, `the fleet continued as new before ${second} (${runs.length} run)`);
+      assert.equal(held.paused?.by, 'carol', 'the pause came along into the new run');
+      assert.equal(held.paused?.holdsBefore, second);
+      assert.equal(await nodeStarted(world, second), false, 'a paused fleet starts no node in its new run');
+
+      await fleet.executeUpdate(resumeUpdate, { args: [{ by: 'erin' }] });
+      const done = await fleet.result();
+      assert.equal(done.phase, 'completed', done.outcome);
+      assert.equal(done.outcome, `route-proxy on ${canary}, ${second}, ${third}: 3 of 3 completed`);
+    } finally {
+      await fleet.cancel().catch(() => undefined);
+      await fleet.result().catch(() => undefined);
+    }
   });
 });
