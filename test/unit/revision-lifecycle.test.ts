@@ -95,7 +95,7 @@ describe('versions leave with their last run (the revision lifecycle)', () => {
       );
   });
 
-  it('the recordings are of supported revisions only, and name the patches they precede', () => {
+  it('the recordings are of supported revisions only, name the patches they precede and the revision they keep', () => {
     for (const file of histories()) {
       const history = historyFromJSON(JSON.parse(readFileSync(join(HISTORIES, file), 'utf8')));
       const revision = revisionOf(history);
@@ -110,8 +110,16 @@ describe('versions leave with their last run (the revision lifecycle)', () => {
           PATCHES.some((p) => p.id.includes(before)),
           `${file} names no patch`,
         );
-      assert.doesNotMatch(file, /\.revision-\d+\.json$/, `${file}: name recordings by what they show`);
+      const named = /\.revision-(\d+)\.json$/.exec(file)?.[1];
+      if (named) assert.equal(revision, Number(named), `${file} is a run of revision ${revision}`);
     }
+  });
+
+  it('the current revision has a recording of its own', () => {
+    const revisions = histories().map((file) =>
+      revisionOf(historyFromJSON(JSON.parse(readFileSync(join(HISTORIES, file), 'utf8')))),
+    );
+    assert.ok(revisions.includes(R.RUNBOOK_REVISION), `no recording of revision ${R.RUNBOOK_REVISION}`);
   });
 
   it('no frozen copy of a retired revision is left', () => {
