@@ -9,6 +9,7 @@ import {
 } from '../../../workflows/fleet/contracts';
 import { UsageError } from '../../errors';
 import { edgeFlipInputFrom, type EdgeFlipOptions } from './edge-flip-input';
+import { refuseOversizedFleet } from './fleet-size';
 
 /** The fleet options of `start edge-flip`, as commander hands them over. */
 export interface FleetOptions {
@@ -217,6 +218,7 @@ export function fleetInputFrom(
     ),
   );
   refuseSharedAddresses(runbooks);
+  refuseOversizedFleet({ runbooks });
   if (options.nodeHeader === undefined) {
     refuseMarkerWithoutNode(
       '--successor-marker',
