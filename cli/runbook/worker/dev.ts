@@ -73,7 +73,12 @@ export function registerDev(runbook: Command): void {
         );
         const ready = server;
         // A dev server's database outlives an upgrade: runs it holds may be of a retired revision.
-        await refuseRetiredRuns({ address: ready.address }, namespace, taskQueue);
+        await refuseRetiredRuns(
+          { address: ready.address },
+          namespace,
+          taskQueue,
+          `Finish or abort them with mesh runbook dev of the release that started them, or start afresh beside them: mesh runbook dev --state-dir <another dir> (${stateDir} keeps them).`,
+        );
         process.stderr.write(
           `starting the worker for task queue ${taskQueue} (bundling the workflows takes a few seconds)…\n`,
         );

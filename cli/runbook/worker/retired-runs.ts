@@ -14,6 +14,7 @@ export async function refuseRetiredRuns(
   options: TemporalConnectionOptions,
   namespace: string,
   taskQueue: string,
+  suggestion = 'Let them finish on a worker of the release they started on (or end them: mesh runbook abort <node>), then start this one; see them with mesh runbook list --revision.',
 ): Promise<void> {
   const reads = new TemporalReads(options, namespace);
   try {
@@ -26,7 +27,7 @@ export async function refuseRetiredRuns(
     );
     throw new UsageError(
       `This worker runs revision ${RUNBOOK_REVISION}, which no longer replays runs older than revision ${OLDEST_SUPPORTED_REVISION}, and ${retired.length} such run${retired.length === 1 ? ' is' : 's are'} open on task queue ${taskQueue}: ${named.join(', ')}.`,
-      'Let them finish on a worker of the release they started on (or end them: mesh runbook abort <node>), then start this one; see them with mesh runbook list --revision.',
+      suggestion,
     );
   } finally {
     reads.close();
