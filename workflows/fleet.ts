@@ -15,7 +15,7 @@ import {
 } from './fleet/contracts';
 import { approvalAfterCanary } from './fleet/approvals';
 import { continueTheFleet, pastHalfTheBound } from './fleet/history-bound';
-import { FleetNodes } from './fleet/nodes';
+import { FleetNodes, namesLine } from './fleet/nodes';
 import { settings } from './runbook/activities';
 import { Decisions } from './runbook/decisions';
 import { Pauses } from './runbook/pauses';
@@ -104,7 +104,7 @@ export async function edgeFlipFleet(rawInput: EdgeFlipFleetInputArg): Promise<Ru
   }
   const summary = nodes.summary(order);
   if (summary.startsWith(`${order.length} of`)) {
-    progress.end('completed', `${input.module} on ${order.join(', ')}: ${summary}`);
+    progress.end('completed', `${input.module} on ${namesLine(order)}: ${summary}`);
     return progress.status;
   }
   progress.end('failed', summary);

@@ -29,6 +29,12 @@ import { childReportSignal, type ChildReport, type FleetNodeEnd } from './contra
 
 type Ended = Exclude<Phase, 'running' | 'waiting'>;
 
+/** Names as one line an operator reads: every one of a few, the first and last of many and how many. */
+export function namesLine(names: readonly string[], most = 10): string {
+  if (names.length <= most) return names.join(', ');
+  return `${names.length} nodes: ${names.slice(0, 5).join(', ')}, …, ${names.slice(-2).join(', ')}`;
+}
+
 interface NodeRun {
   node: string;
   last?: ChildReport;
@@ -162,7 +168,7 @@ export class FleetNodes {
     return [
       `${completed} of ${all.length} completed`,
       ...others,
-      ...(unstarted.length > 0 ? [`not started: ${unstarted.join(', ')}`] : []),
+      ...(unstarted.length > 0 ? [`not started: ${namesLine(unstarted)}`] : []),
     ].join('; ');
   }
 
