@@ -2,6 +2,8 @@ import { ServiceError, type Client, type WorkflowHandle } from '@temporalio/clie
 import { defaultPayloadConverter } from '@temporalio/common';
 import { decideUpdate, statusQuery, type RunbookStatus, type Waiting } from '../../workflows/contracts';
 import { MESH_WAITING_ON } from '../../workflows/search-attributes';
+import { BRANCH_CHANGED_ATTEMPTS, isBranchChanged } from '../../cli/runbook/follow/branch-changed';
+import { sendUntilProcessed } from '../../cli/runbook/decide/unprocessed';
 
 /** A wait the bench answered: when the runbook began to wait, when the bench saw it, when it decided. */
 export interface AnsweredWait {
@@ -60,22 +62,39 @@ function gateIn(event: { upsertWorkflowSearchAttributesEventAttributes?: unknown
 /**
  * Each gate the runbook starts to wait at, as it happens, until its run closes, without polling its status:
  * it long-polls the event history for the search-attribute upsert the runbook makes when it starts to wait
- * (MeshWaitingOn). `seenAt` is when the bench saw it.
+ * (MeshWaitingOn). `seenAt` is when the bench saw it. The run is the one current when it begins; a page the
+ * server refuses as on a changed branch (isBranchChanged: a read, nothing changed) is read again from the
+ * run's start, the events already seen skipped, at most BRANCH_CHANGED_ATTEMPTS times in a row.
  */
 export async function* waitsAsTheyStart(
   client: Client,
   workflowId: string,
 ): AsyncGenerator<{ gate: string; seenAt: number }> {
+  const { runId } = await client.workflow.getHandle(workflowId).describe();
   let nextPageToken: Uint8Array | undefined;
+  let seen = 0;
+  let refused = 0;
   for (;;) {
-    const page = await client.workflowService.getWorkflowExecutionHistory({
-      namespace: client.options.namespace,
-      execution: { workflowId },
-      waitNewEvent: true,
-      skipArchival: true,
-      ...(nextPageToken ? { nextPageToken } : {}),
-    });
+    let page;
+    try {
+      page = await client.workflowService.getWorkflowExecutionHistory({
+        namespace: client.options.namespace,
+        execution: { workflowId, runId },
+        waitNewEvent: true,
+        skipArchival: true,
+        ...(nextPageToken ? { nextPageToken } : {}),
+      });
+    } catch (error) {
+      if (!isBranchChanged(error) || ++refused >= BRANCH_CHANGED_ATTEMPTS) throw error;
+      nextPageToken = undefined;
+      await new Promise((resolve) => setTimeout(resolve, 500 * refused));
+      continue;
+    }
+    refused = 0;
     for (const event of page.history?.events ?? []) {
+      const id = Number(String(event.eventId ?? 0));
+      if (id <= seen) continue;
+      seen = id;
       const gate = gateIn(event);
       if (gate !== undefined) yield { gate, seenAt: Date.now() };
     }
@@ -84,11 +103,16 @@ export async function* waitsAsTheyStart(
   }
 }
 
-/** Sends `action` at the wait the runbook shows, with its evidence hash, as `by`. */
+/**
+ * Sends `action` at the wait the runbook shows, with its evidence hash, as `by`; again, as the CLI does,
+ * when the server refused the Update unprocessed (sendUntilProcessed).
+ */
 export async function decideAt(handle: WorkflowHandle, waiting: Waiting, action: string, by: string) {
-  await handle.executeUpdate(decideUpdate, {
-    args: [{ gate: waiting.gate, action, by, evidence: waiting.evidence }],
-  });
+  await sendUntilProcessed(() =>
+    handle.executeUpdate(decideUpdate, {
+      args: [{ gate: waiting.gate, action, by, evidence: waiting.evidence }],
+    }),
+  );
 }
 
 /**

@@ -20,7 +20,7 @@ export async function fleetCurve(
     const perNode = cpuPerNode(run);
     log(
       `fleet ${size}: ${run.phase}, ${run.approvals} approval(s), worker CPU ${perNode?.toFixed(0) ?? '-'} ms/node, ` +
-        `parent ${run.histories.parent.events} events in ${run.histories.parent.runs} run(s), status ${run.statusCli.ms?.median.toFixed(0) ?? '-'} ms`,
+        `parent ${run.histories.parent.events} events in ${run.histories.parent.runs} run(s) (at most ${run.histories.parent.maxRunEvents} in one), status ${run.statusCli.ms?.median.toFixed(0) ?? '-'} ms`,
     );
     runs.push(run);
   }

@@ -5,7 +5,15 @@ import { summarize, type Summary } from './stats';
 /** What the histories of a fleet's runbooks hold: the fleet's own over all its runs, and per node. */
 export interface FleetHistories {
   /** Every run of the fleet's workflow id (more than one once it continues as new). */
-  parent: { runs: number; events: number; bytes: number; workflowTasks: number };
+  parent: {
+    runs: number;
+    events: number;
+    bytes: number;
+    workflowTasks: number;
+    /** The largest single run: what the history bound is about. */
+    maxRunEvents: number;
+    maxRunBytes: number;
+  };
   /** Each node's own runbook (the fleet's child), one sample per node. */
   perNode: { events: Summary | undefined; bytes: Summary | undefined; workflowTasks: Summary | undefined };
   /** Nodes whose runbook the fleet never started (it ended before them). */
@@ -57,6 +65,8 @@ export async function fleetHistories(
       events: sum((f) => f.events),
       bytes: sum((f) => f.bytes),
       workflowTasks: sum(tasksOf),
+      maxRunEvents: Math.max(0, ...parentRuns.map((f) => f.events)),
+      maxRunBytes: Math.max(0, ...parentRuns.map((f) => f.bytes)),
     },
     perNode: {
       events: summarize(nodes.map((f) => f.events)),

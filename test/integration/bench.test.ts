@@ -93,6 +93,11 @@ describe('npm run bench', () => {
       const { parent, perNode } = fleet.histories;
       assert.equal(parent.runs, 1);
       assert.ok(parent.events > 0 && parent.bytes > 0 && parent.workflowTasks > 0);
+      assert.deepEqual(
+        [parent.maxRunEvents, parent.maxRunBytes],
+        [parent.events, parent.bytes],
+        'one run is the largest',
+      );
       assert.equal(perNode.events?.n, 4, 'one history per node');
       assert.ok((perNode.workflowTasks?.median ?? 0) > 0);
       assert.ok((fleet.worker.cpuMs ?? 0) > 0 && fleet.worker.peakRssMb > 0);

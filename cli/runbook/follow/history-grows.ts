@@ -1,11 +1,13 @@
 import type { RunbookClient } from '../client';
+import { BRANCH_CHANGED_ATTEMPTS, isBranchChanged } from './branch-changed';
 
 /**
  * Tells a follower the moment the runbook's history grows (a step scheduled or done, a wait begun, a
  * decision taken), so it looks again at once instead of at its next poll. One long poll of the server at a
  * time (GetWorkflowExecutionHistory with waitNewEvent: the server answers when events are appended, or
  * empty after its own timeout). It stops at `close`, when the run closed, or at the first error (the
- * follower's poll goes on regardless). A run that continued as new is followed into the next.
+ * follower's poll goes on regardless) but a page refused as on a changed branch (isBranchChanged), read
+ * again from the start a few times. A run that continued as new is followed into the next.
  */
 export class HistoryGrows {
   private grown = 0;
@@ -42,17 +44,27 @@ export class HistoryGrows {
     const { connection, target } = this.rb;
     let nextPageToken: Uint8Array | undefined;
     let first = true;
+    let refused = 0;
     while (!this.stop.signal.aborted) {
+      const token = nextPageToken;
       const page = await this.polling((signal) =>
         connection.withAbortSignal(signal, () =>
           connection.workflowService.getWorkflowExecutionHistory({
             namespace: target.namespace,
             execution: { workflowId: this.workflowId },
             waitNewEvent: true,
-            ...(nextPageToken ? { nextPageToken } : {}),
+            ...(token ? { nextPageToken: token } : {}),
           }),
         ),
-      );
+      ).catch(async (error: unknown) => {
+        // Read again from the start (a wake the follower does not need is harmless).
+        if (!isBranchChanged(error) || ++refused >= BRANCH_CHANGED_ATTEMPTS) throw error;
+        nextPageToken = undefined;
+        await new Promise((resolve) => setTimeout(resolve, 200 * refused));
+        return undefined;
+      });
+      if (!page) continue;
+      refused = 0;
       // The first page is the history as it was when following began: not news.
       if ((page.history?.events?.length ?? 0) > 0 && !first) {
         this.grown += 1;
