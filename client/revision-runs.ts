@@ -15,17 +15,26 @@ export interface OpenRun {
 
 const quoted = (value: string) => `'${value.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
 
-/**
- * The revision an open run started on: its MeshRevision (revision 3 on), else revision 2 when it holds
- * revision 2's marker or is of a type revision 1 lacked, else revision 1 once a worker ran it at all.
- */
-async function revisionOf(reads: TemporalReads, run: RunInfo): Promise<number | undefined> {
+/** The revision its attributes say: MeshRevision, else 2 by revision 2's marker or a type revision 1 lacked. */
+function revisionSaid(run: RunInfo): number | undefined {
   const said = run.searchAttributes[MESH_REVISION.name];
   if (typeof said === 'number') return said;
   const patches = run.searchAttributes[CHANGE_VERSION];
   if (Array.isArray(patches) && patches.includes(REVISION_2)) return 2;
-  if (!HAD_REVISION_1.includes(run.type)) return 2;
-  return (await reads.hasRunAWorkflowTask(run.workflowId, run.runId)) ? 1 : undefined;
+  return HAD_REVISION_1.includes(run.type) ? undefined : 2;
+}
+
+/**
+ * The revision an open run started on: what its attributes say (revision 3 on: MeshRevision), else revision
+ * 1 once a worker ran it at all. The visibility store may lag a run's first task, so a run it shows without
+ * a revision is asked again of the run itself (describe reads the attributes as the run holds them).
+ */
+async function revisionOf(reads: TemporalReads, run: RunInfo): Promise<number | undefined> {
+  const listed = revisionSaid(run);
+  if (listed !== undefined) return listed;
+  // Its first task is read before its attributes: a task completing between the two is then seen in both.
+  if (!(await reads.hasRunAWorkflowTask(run.workflowId, run.runId))) return undefined;
+  return revisionSaid(await reads.describe(run.workflowId, run.runId)) ?? 1;
 }
 
 /** The task queue's open runs with the revision each started on; `olderOnly`: only those that may be retired. */
