@@ -1,6 +1,6 @@
 import { OLDEST_SUPPORTED_REVISION, REVISION_2 } from '../workflows/runbook/revision';
 import { MESH_REVISION } from '../workflows/search-attributes';
-import type { RunInfo, TemporalReads } from './temporal-reads/reads';
+import { RunNotFound, type RunInfo, type TemporalReads } from './temporal-reads/reads';
 
 /** Temporal's own attribute: the patch ids a run's `patched()` calls found true (core upserts it). */
 const CHANGE_VERSION = 'TemporalChangeVersion';
@@ -50,8 +50,14 @@ export async function openRuns(
     ...(olderOnly ? [older] : []),
   ].join(' AND ');
   const runs: OpenRun[] = [];
-  for await (const run of reads.list(query, 1_000))
-    runs.push({ run, revision: await revisionOf(reads, run) });
+  for await (const run of reads.list(query, 1_000)) {
+    // Ended since it was listed: it needs no worker any more.
+    const revision = await revisionOf(reads, run).catch((error: unknown) => {
+      if (error instanceof RunNotFound) return null;
+      throw error;
+    });
+    if (revision !== null) runs.push({ run, revision });
+  }
   return runs;
 }
 
