@@ -117,6 +117,7 @@ export const PolicyFile = z
     allowedSignersFile: AbsolutePath.optional(),
     signed: z.record(z.union([z.literal('*'), KnownGate]), z.enum(SIGNED_MODES)).optional(),
     signatureMaxAge: Duration.optional(),
+    fleetApprovalMaxAge: Duration.optional(),
   })
   .superRefine((policy, ctx) => {
     if (policy.stalledAfter !== undefined && policy.stalledAfterMs !== undefined)
@@ -127,7 +128,18 @@ export const PolicyFile = z
       });
   })
   .transform(
-    ({ stalledAfter, stalledAfterMs, signers, allowedSignersFile, signatureMaxAge, ...policy }, ctx) => {
+    (
+      {
+        stalledAfter,
+        stalledAfterMs,
+        signers,
+        allowedSignersFile,
+        signatureMaxAge,
+        fleetApprovalMaxAge,
+        ...policy
+      },
+      ctx,
+    ) => {
       const text = signersText(signers, allowedSignersFile);
       const problem = 'problem' in text ? text.problem : signersProblem(text.text);
       if (problem !== undefined) {
@@ -143,6 +155,7 @@ export const PolicyFile = z
         stalledAfterMs: stalledAfter ?? stalledAfterMs,
         signers: 'text' in text ? text.text : '',
         ...(signatureMaxAge !== undefined ? { signatureMaxAgeMs: signatureMaxAge } : {}),
+        ...(fleetApprovalMaxAge !== undefined ? { fleetApprovalMaxAgeMs: fleetApprovalMaxAge } : {}),
       });
     },
   );

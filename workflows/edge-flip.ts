@@ -105,18 +105,15 @@ export async function edgeFlip(rawInput: EdgeFlipInputArg): Promise<RunbookStatu
     if (patched(APPROVAL_WATCHES_SUCCESSOR)) {
       // A fleet's approval stands for this node's when its gates were ok at first look; it checks once more.
       const { fleetApproval } = input;
-      const approvedByFleet =
+      const byFleet =
         fleetApproval !== undefined &&
-        rb.approvedByFleet('approve-stop-predecessor', fleetApproval, FIRST_LOOK_GATES) &&
-        !(await recheckSuccessor());
+        rb.approvedByFleet('approve-stop-predecessor', fleetApproval, FIRST_LOOK_GATES);
+      const approvedByFleet = byFleet === true && !(await recheckSuccessor());
+      const reason = typeof byFleet === 'object' ? `${byFleet.expired} ${approvalReason}` : approvalReason;
       // The successor is watched while the approval waits: a change ends the ask, and it is asked anew.
       if (!approvedByFleet)
         for (;;) {
-          const answer = await rb.approveWatching(
-            'approve-stop-predecessor',
-            approvalReason,
-            successorChange,
-          );
+          const answer = await rb.approveWatching('approve-stop-predecessor', reason, successorChange);
           const changed = 'changed' in answer ? answer.changed : undefined;
           if (!(await recheckSuccessor(changed)) && changed === undefined) break;
         }

@@ -9,6 +9,9 @@ export type SignedMode = (typeof SIGNED_MODES)[number];
  * Who may decide, and when to remind: from the worker's config (never from whoever starts a runbook),
  * read once by each runbook at its start so the policy it ran under is in its history.
  */
+/** A fleet's approval stands for its later nodes this long by default: a working day and a night. */
+export const FLEET_APPROVAL_MAX_AGE_MS = 24 * 3_600_000;
+
 export const RunbookPolicy = z.object({
   /** Gate name → the identities allowed to decide there; `*` applies to every gate not listed. None: anyone. */
   approvers: z.record(z.string().min(1), z.array(z.string().min(1)).min(1)).default({}),
@@ -43,6 +46,11 @@ export const RunbookPolicy = z.object({
   signers: z.string().default(''),
   /** Gate (or `*`) → whether a decision there must be signed; `optional` where unnamed (verified when signed). */
   signed: z.record(z.string().min(1), z.enum(SIGNED_MODES)).default({}),
+  /**
+   * How old a fleet's approval may be when a later node would stop its predecessor on it; an older one (a
+   * fleet paused for a day) makes the node ask its own approval.
+   */
+  fleetApprovalMaxAgeMs: z.number().int().positive().default(FLEET_APPROVAL_MAX_AGE_MS),
   /** How old a decision's signature may be when it arrives. */
   signatureMaxAgeMs: z
     .number()

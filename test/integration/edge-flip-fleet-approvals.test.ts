@@ -12,6 +12,7 @@ import {
   startFleet,
 } from '../support/edge-flip-fleet';
 import { runbookWorld, type RunbookWorld } from '../support/runbook-world';
+import { RunbookPolicy } from '../../workflows/policy';
 import { closedFailing, decide, decisionRefusal, freePort, httpBody, stepState } from '../support/runbooks';
 
 /** The approvals people gave on a node's runbook, as `gate by`; a fleet's approval taken there is `fleet`. */
@@ -147,5 +148,35 @@ describe('fleet approvals, failure budget and bound (real Temporal, real Docker,
       third.closeTime && fourth.startTime >= third.closeTime,
       `${clean4} started before ${clean3} ended`,
     );
+  });
+
+  it("a fleet's approval older than the policy's fleetApprovalMaxAge stands for no later node: each asks its own, saying why", async () => {
+    const policy = RunbookPolicy.parse({ fleetApprovalMaxAgeMs: 1_000 });
+    await using world = await runbookWorld({ deps: { policy } });
+    const input = {
+      ...(await seedFleet(world, { count: 3 })),
+      approvals: 'canary-then-waves' as const,
+    };
+    const [canary, second, third] = input.runbooks.map((r) => r.node) as [string, string, string];
+    const fleet = await startFleet(world, input);
+    await waitsAt(fleet, canary);
+    assert.equal(await answerNode(world, fleet, canary), 'approve');
+    await waitsAt(fleet, 'approve-waves');
+    await decide(fleet, 'approve', undefined, 'carol');
+
+    for (const node of [second, third]) {
+      const paused = await waitsAt(fleet, node);
+      const own = (await nodeStatus(world, node)).waiting;
+      assert.equal(own?.gate, 'approve-stop-predecessor', JSON.stringify(paused.waiting));
+      assert.match(
+        own?.reason ?? '',
+        /^The fleet's approval \(approve-waves of runbook-fleet-route-proxy, by carol at [^)]+\) is \d+ s old, older than the policy's fleetApprovalMaxAge \(1 s\): this node asks its own\. /,
+      );
+      assert.equal(await answerNode(world, fleet, node), 'approve');
+    }
+    const done = await fleet.result();
+    assert.equal(done.phase, 'completed', done.outcome);
+    for (const node of [second, third])
+      assert.deepEqual(ownApprovals(await nodeStatus(world, node)), ['approve-stop-predecessor bob'], node);
   });
 });

@@ -7,17 +7,25 @@ import { FLEET_NODE, type EdgeFlipFleetInputArg } from '../../workflows/fleet/co
 import type { RunbookWorld } from './runbook-world';
 import { decide, FAST_TIMINGS, freePort, statusWhen } from './runbooks';
 
+/** `count` free ports, no two alike: the kernel may hand a port just closed out again (a fleet then failed). */
+async function distinctFreePorts(count: number): Promise<number[]> {
+  const ports = new Set<number>();
+  while (ports.size < count) ports.add(await freePort());
+  return [...ports];
+}
+
 /** Seeds `count` nodes of `world` running caddy, those at `heldAt` with route-proxy's leftovers; the fleet's input. */
 export async function seedFleet(
   world: RunbookWorld,
   options: { count: number; heldAt?: number[]; waveSize?: number },
 ): Promise<EdgeFlipFleetInputArg> {
   const seeds = [];
+  const ports = await distinctFreePorts(options.count * 2);
   for (let i = 0; i < options.count; i++)
     seeds.push({
       node: world.nodeName(),
-      publicPort: await freePort(),
-      stagingPort: await freePort(),
+      publicPort: ports[2 * i] as number,
+      stagingPort: ports[2 * i + 1] as number,
       leftovers: options.heldAt?.includes(i) ?? false,
     });
   const seeded = await seedEdgeFleet(world.mesh, {

@@ -1,6 +1,6 @@
 import { ApplicationFailure, condition, log, patched, setHandler, workflowInfo } from '@temporalio/workflow';
 import { Decision, decideUpdate, type RecordedDecision, type Waiting } from '../contracts';
-import type { RunbookPolicy } from '../policy';
+import { FLEET_APPROVAL_MAX_AGE_MS, type RunbookPolicy } from '../policy';
 import { firstIssue } from '../../mesh/zod-issue';
 import { policyRefusal } from './approvers';
 import { notify, settings } from './activities';
@@ -94,6 +94,11 @@ export class Decisions {
   /** A signed decision accepted whose signer is being checked against the worker's current signers. */
   private checking: RecordedDecision | undefined;
   private readonly shown = new Map<string, Evidence>();
+
+  /** How old a fleet's approval may be to stand for this runbook's own (policies recorded before: the default). */
+  fleetApprovalMaxAgeMs(): number {
+    return this.policy?.fleetApprovalMaxAgeMs ?? FLEET_APPROVAL_MAX_AGE_MS;
+  }
 
   /** `policy` undefined: a runbook from before evidence and policy, replayed as it ran (no checks, no reminders). */
   constructor(

@@ -52,4 +52,6 @@ export const PATCHES: readonly PatchStage[] = [
     R.FLEET_CONTINUE_AS_NEW,
     FLEET_REPORTS,
   ].map((id) => ({ id, everyRunFrom: 3 })),
+  // Revision 3's own: every revision-3 run that gets there has it.
+  { id: R.FLEET_APPROVAL_EXPIRES, everyRunFrom: 3 },
 ];

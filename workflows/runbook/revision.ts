@@ -214,3 +214,10 @@ export const OLD_DATA_APPROVAL_WATCHES_USERS = 'old-data-approval-watches-users'
  * so fleets recorded before, which never got there, replay without the marker.
  */
 export const FLEET_CONTINUE_AS_NEW = 'fleet-continue-as-new';
+
+/**
+ * A fleet's approval older than the policy's `fleetApprovalMaxAge` (default 24 h) no longer stands for a
+ * later node: the node asks its own approval, saying why. Asked only when an approval is that old, so
+ * nodes recorded before (whose approvals were seconds old) replay without the marker.
+ */
+export const FLEET_APPROVAL_EXPIRES = 'fleet-approval-expires';

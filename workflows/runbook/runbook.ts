@@ -14,7 +14,12 @@ import { abortedBy, failureMessage, isAbort, isRefusal, isRollBack } from './fai
 import type { ActionAt, ApprovalName, GateName, RunbookPlan, StepName, UndoName } from './plan';
 import { plannedStep } from './plan';
 import type { Progress, WaitingRequest } from './progress';
-import { GATES_WATCH_CONTAINERS, OFFER_RECHECK, PREFLIGHT_REFUSAL_ENDS } from './revision';
+import {
+  FLEET_APPROVAL_EXPIRES,
+  GATES_WATCH_CONTAINERS,
+  OFFER_RECHECK,
+  PREFLIGHT_REFUSAL_ENDS,
+} from './revision';
 import { PREFLIGHT } from './step-declarations';
 import { pausedWatch } from './watch';
 
@@ -243,9 +248,15 @@ export class Runbook<P extends RunbookPlan> {
     gate: G,
     approval: FleetApproval,
     gates: readonly GateName<P>[],
-  ): boolean {
+  ): boolean | { expired: string } {
     const looks = gates.map((name) => ({ name, hash: this.okAtFirstLook.get(name) }));
     if (looks.some((look) => look.hash === undefined)) return false;
+    const ageMs = new Date().getTime() - Date.parse(approval.at);
+    const mostMs = this.decisions.fleetApprovalMaxAgeMs();
+    if (ageMs > mostMs && patched(FLEET_APPROVAL_EXPIRES))
+      return {
+        expired: `The fleet's approval (${approval.gate} of ${approval.runbook}, by ${approval.by} at ${approval.at}) is ${duration(ageMs)} old, older than the policy's fleetApprovalMaxAge (${duration(mostMs)}): this node asks its own.`,
+      };
     const rested = looks.map((look) => `${look.name} ${look.hash}`).join(', ');
     const given = `${approval.gate} of ${approval.runbook}`;
     this.progress.recordDecision({
@@ -404,4 +415,11 @@ function againstPrediction(look: Look, predicted: string | undefined, waited: bo
     reason: `${look.reason} Unlike the plan: ${differs}.`,
     facts: [...look.facts, `unlike the plan: ${differs}`],
   };
+}
+
+/** A duration as an operator reads it: seconds, minutes up to two hours, then hours. */
+function duration(ms: number): string {
+  if (ms < 120_000) return `${Math.round(ms / 1_000)} s`;
+  if (ms < 2 * 3_600_000) return `${Math.round(ms / 60_000)} min`;
+  return `${Math.round(ms / 3_600_000)} h`;
 }
