@@ -50,6 +50,7 @@ describe('the mesh config file and its environment overrides', () => {
       'approve-remove-old-data': 'required',
     });
     assert.equal(config.policy.signatureMaxAgeMs, 15 * 60_000);
+    assert.equal(config.policy.fleetApprovalMaxAgeMs, 12 * 3_600_000);
     assert.deepEqual(config.nodes['*'], { socket: '/var/run/docker.sock' });
     assert.equal(config.nodes.forge1 && 'ssh' in config.nodes.forge1 && config.nodes.forge1.ssh.port, 22);
     assert.equal(config.notifier?.webhook.headers.Authorization, 'Bearer change-me');
