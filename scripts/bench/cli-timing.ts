@@ -65,20 +65,25 @@ async function alternated(contenders: Contender[], samples: number): Promise<Cli
   return contenders.map((contender, at) => timing(contender.label, exits[at] ?? []));
 }
 
+/** A live Temporal the CLI is pointed at; the namespace is `default` (the dev server's) unless given. */
+export interface CliServer {
+  address: string;
+  taskQueue: string;
+  namespace?: string;
+}
+
 /** The CLI's environment: no operator config, no colour; `server` live, when given. */
-export function cliEnv(server?: { address: string; taskQueue: string }): NodeJS.ProcessEnv {
+export function cliEnv(server?: CliServer): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env, TEMPORAL_NAMESPACE: 'default', NO_COLOR: '1' };
   delete env.MESH_CONFIG;
   delete env[BASELINE_ENV];
-  return server ? { ...env, TEMPORAL_ADDRESS: server.address, MESH_TASK_QUEUE: server.taskQueue } : env;
+  if (!server) return env;
+  const live = { ...env, TEMPORAL_ADDRESS: server.address, MESH_TASK_QUEUE: server.taskQueue };
+  return server.namespace ? { ...live, TEMPORAL_NAMESPACE: server.namespace } : live;
 }
 
 /** `mesh runbook status <name>` against the live server, `samples` times, as an operator asks it. */
-export async function timeStatus(
-  server: { address: string; taskQueue: string },
-  name: string,
-  samples: number,
-): Promise<CliTiming> {
+export async function timeStatus(server: CliServer, name: string, samples: number): Promise<CliTiming> {
   const argv = [MESH, 'runbook', 'status', name];
   const [timed] = await alternated(
     [{ label: `mesh runbook status ${name}`, argv, env: cliEnv(server) }],

@@ -9,7 +9,9 @@ import { fleetWorkflowId } from '../../workflows/fleet/contracts';
 import type { BenchEnv } from './bench-env';
 import { timeStatus, type CliTiming } from './cli-timing';
 import { fleetHistories, type FleetHistories } from './fleet-histories';
+import { terminateLeftovers } from './fleet-leftovers';
 import { operateFleet, type OperatorDecision } from './fleet-operator';
+import type { FleetDatabase, FleetServer, FleetSite } from './fleet-site';
 import { CpuWindow, workersCpu } from './resources';
 import { simulatedFleetRunbooks, simulatedNodes, simulatedSuccessor } from './simulated-node/simulated-fleet';
 import { watchFirstWait, type WatchTiming } from './watch-timing';
@@ -35,12 +37,14 @@ const FLEET_TIMINGS = { stabilityWindowMs: 500 };
 const STARTER = 'bench-starter';
 const OPERATOR = 'bench-operator';
 const STATUS_SAMPLES = 3;
+const LEFTOVER = 'the bench fleet that started it is over';
 const FLEET_WORKER_MAIN = join(__dirname, 'simulated-node', 'simulated-fleet-worker-main.ts');
 const MB = 2 ** 20;
 const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 /** One fleet of simulated nodes flipped through the executor, and what it cost. */
 export interface FleetRun {
+  server: FleetServer;
   nodes: number;
   waveSize: number;
   phase: string;
@@ -54,9 +58,14 @@ export interface FleetRun {
   histories: FleetHistories;
   /** The fleet worker's process (workflows, activities, every node worker, the simulated nodes) over wallMs. */
   worker: { cpuMs: number | undefined; peakRssMb: number; idleRssMb: number };
+  /** The dev server's process, or the lab's four Temporal services, over wallMs. */
   temporalCpuMs: number | undefined;
-  /** The dev server's SQLite file (with its journal) before the start and after the close. */
-  database: { beforeBytes: number; afterBytes: number } | undefined;
+  /** The lab's PostgreSQL (postmaster and backends) over wallMs. */
+  postgresCpuMs?: number;
+  /** The dev server's SQLite file (with its journal), or the lab's PostgreSQL, before the start and after the close. */
+  database: FleetDatabase | undefined;
+  /** Workflows of this fleet still running after it, terminated so none outlives the bench. */
+  terminatedLeftovers: number;
   statusCli: CliTiming;
   /** `mesh runbook watch` of the fleet, started with it: how soon it showed the fleet's first wait. */
   watch: WatchTiming;
@@ -97,36 +106,45 @@ async function nodeQueuesPolled(client: Client, taskQueue: string, nodes: string
 
 /**
  * A fleet of `size` simulated nodes (scripts/bench/simulated-node/) flipped by one edgeFlipFleet runbook,
- * approvals canary-then-waves, on a worker process of its own so its CPU time and memory are this fleet's;
- * the operator answers its waits as bench-operator, another identity than the starter.
+ * approvals canary-then-waves, on `site`'s Temporal, on a worker process of its own so its CPU time and
+ * memory are this fleet's; the operator answers its waits as bench-operator, another identity than the
+ * starter. The task queue is the bench's own (random) and the module carries `tag`: nothing is shared with
+ * another run's or the lab's own runbooks.
  */
-export async function runFleet(env: BenchEnv, size: number, log: (line: string) => void): Promise<FleetRun> {
-  const plan = { size, publicPort: await freeLocalPort(), stagingPort: await freeLocalPort() };
+export async function runFleet(
+  env: BenchEnv,
+  site: FleetSite,
+  size: number,
+  tag: string,
+  log: (line: string) => void,
+): Promise<FleetRun> {
+  const plan = { size, tag, publicPort: await freeLocalPort(), stagingPort: await freeLocalPort() };
   const taskQueue = `${env.taskQueue}-fleet-${size}`;
+  const say = (line: string) => log(`fleet ${size} on the ${site.server}: ${line}`);
   const worker = await BenchWorker.start({
-    address: env.address,
-    namespace: env.temporal.namespace ?? 'default',
+    address: site.address,
+    namespace: site.namespace,
     taskQueue,
     stateDir: await env.dir(`fleet-${size}-`),
     bundle: env.bundle,
     main: FLEET_WORKER_MAIN,
     env: { MESH_SIMULATED_FLEET: JSON.stringify(plan) },
   });
+  const workflowIds: string[] = [];
   try {
     const nodes = simulatedNodes(plan).map((n) => n.node);
-    const unpolled = await nodeQueuesPolled(env.client, taskQueue, nodes);
-    log(
-      `fleet ${size}: ${size} simulated nodes up, ${size - unpolled.length} of their node workers seen polling`,
-    );
+    const unpolled = await nodeQueuesPolled(site.client, taskQueue, nodes);
+    say(`${size} simulated nodes up, ${size - unpolled.length} of their node workers seen polling`);
     const idleRss = worker.rss();
-    const module = simulatedSuccessor(size);
+    const module = simulatedSuccessor(plan);
     const fleetId = fleetWorkflowId(module);
-    const beforeBytes = await env.databaseBytes();
-    const cpu = CpuWindow.open({ workers: { worker: worker.pid }, temporal: env.meters().temporal });
+    workflowIds.push(fleetId, ...nodes.map(runbookWorkflowId));
+    const database = await site.databaseWindow();
+    const cpu = CpuWindow.open({ workers: { worker: worker.pid }, ...site.meters() });
     worker.resetPeak();
     const started = Date.now();
     const handle = await startEdgeFlipFleet(
-      env.client,
+      site.client,
       edgeFlipFleet,
       {
         module,
@@ -137,9 +155,10 @@ export async function runFleet(env: BenchEnv, size: number, log: (line: string) 
       },
       { taskQueue },
     );
-    const watch = watchFirstWait({ address: env.address, taskQueue }, `fleet-${module}`);
+    const cliServer = { address: site.address, namespace: site.namespace, taskQueue };
+    const watch = watchFirstWait(cliServer, `fleet-${module}`);
     const decisions: OperatorDecision[] = [];
-    const operator = operateFleet(env.client, fleetId, OPERATOR, decisions);
+    const operator = operateFleet(site.client, fleetId, OPERATOR, decisions);
     // An operator who cannot go on leaves the fleet waiting: it is cancelled rather than waited for.
     const stuck = operator.then(
       () => new Promise<never>(() => undefined),
@@ -162,19 +181,16 @@ export async function runFleet(env: BenchEnv, size: number, log: (line: string) 
     const wallMs = Date.now() - started;
     const resources = cpu.close();
     const peakRss = worker.peakRss();
-    const afterBytes = await env.databaseBytes();
+    const written = await database();
     await operator.catch(() => undefined);
     const used = workersCpu(resources);
-    log(
-      `fleet ${size}: ${ended.status?.phase ?? 'failed'} in ${(wallMs / 1000).toFixed(1)} s; reading histories`,
-    );
-    const histories = await fleetHistories(env.client, fleetId, nodes.map(runbookWorkflowId));
-    const statusCli = await timeStatus(
-      { address: env.address, taskQueue },
-      `fleet-${module}`,
-      STATUS_SAMPLES,
-    );
+    say(`${ended.status?.phase ?? 'failed'} in ${(wallMs / 1000).toFixed(1)} s; reading histories`);
+    const histories = await fleetHistories(site.client, fleetId, nodes.map(runbookWorkflowId));
+    const statusCli = await timeStatus(cliServer, `fleet-${module}`, STATUS_SAMPLES);
+    const terminatedLeftovers = await terminateLeftovers(site.client, workflowIds.splice(0), LEFTOVER);
+    if (terminatedLeftovers > 0) say(`terminated ${terminatedLeftovers} workflow(s) it left running`);
     return {
+      server: site.server,
       nodes: size,
       waveSize: FLEET_WAVE_SIZE,
       phase: ended.status?.phase ?? 'failed',
@@ -190,12 +206,17 @@ export async function runFleet(env: BenchEnv, size: number, log: (line: string) 
         idleRssMb: idleRss / MB,
       },
       temporalCpuMs: resources.temporalCpuMs,
-      database:
-        beforeBytes !== undefined && afterBytes !== undefined ? { beforeBytes, afterBytes } : undefined,
+      ...(resources.postgresCpuMs !== undefined ? { postgresCpuMs: resources.postgresCpuMs } : {}),
+      database: written,
+      terminatedLeftovers,
       statusCli,
       watch: await watch,
     };
   } finally {
     await worker.stop();
+    // A fleet that threw on the way leaves its workflows to this; a finished one has emptied the list.
+    await terminateLeftovers(site.client, workflowIds, LEFTOVER).catch((error: unknown) =>
+      say(`terminating what it left running: ${message(error)}`),
+    );
   }
 }

@@ -10,7 +10,7 @@ import { Lab } from '../../test/support/lab';
 import { CADDY, PUBLIC_NAMES, PUBLIC_PORT, ROUTE_PROXY, STAGING_PORT } from '../../test/support/lab-stories';
 import { TASK_QUEUE, type EdgeFlipInputArg } from '../../workflows/contracts';
 import type { FlipSite } from './executor';
-import { parsePgReading, PG_READING_SQL, type PgReading } from './pg-written';
+import { parsePgReading, PG_DATABASE_BYTES_SQL, PG_READING_SQL, type PgReading } from './pg-written';
 import type { Meters } from './resources';
 
 const run = promisify(execFile);
@@ -130,6 +130,23 @@ export class LabSide {
 
   /** PostgreSQL's WAL position and the rows and commits of Temporal's databases, now. */
   async readPg(): Promise<PgReading> {
+    return parsePgReading(
+      await this.psql(PG_READING_SQL(this.meters.postgres.databases)),
+      this.meters.postgres.databases,
+    );
+  }
+
+  /** Temporal's databases on disk (pg_database_size, summed), in bytes. */
+  async databaseBytes(): Promise<number> {
+    const out = await this.psql(PG_DATABASE_BYTES_SQL(this.meters.postgres.databases));
+    const bytes = Number(out.trim());
+    if (!Number.isInteger(bytes) || bytes <= 0)
+      throw new Error(`not a database size: ${JSON.stringify(out)}`);
+    return bytes;
+  }
+
+  /** One query as PostgreSQL's superuser over the socket dir: unaligned rows, fields split by commas. */
+  private async psql(sql: string): Promise<string> {
     const pg = this.meters.postgres;
     const { stdout } = await run('runuser', [
       '-u',
@@ -137,9 +154,9 @@ export class LabSide {
       '--',
       join(pg.bin, 'psql'),
       ...['-X', '-A', '-t', '-F,', '-h', pg.socketDir, '-p', String(pg.port), '-d', 'postgres'],
-      ...['-c', PG_READING_SQL(pg.databases)],
+      ...['-c', sql],
     ]);
-    return parsePgReading(stdout, pg.databases);
+    return stdout;
   }
 
   /** The edge flip's input on the lab's host, as `edgeFlipArgs` gives the CLI (no timings: the defaults). */

@@ -5,11 +5,12 @@ import { timeCli } from './cli-timing';
 import { darkEdgeRun, type DarkEdgeRun } from './dark-edge';
 import { FLEET_SERVER_ARGS } from './fleet';
 import { fleetCurve } from './fleet-curve';
+import { devServerSite, labSite } from './fleet-site';
 import { runContender, type ContenderRun } from './contenders';
 import { measureIdle, type IdleRates } from './idle';
 import { LabContenders } from './lab-contenders';
 import { LAB_NODE, LabSide, PG_SETTLE_MS } from './lab-side';
-import { parseBenchOptions, USAGE, type BenchOptions } from './options';
+import { onLab, parseBenchOptions, USAGE, type BenchOptions } from './options';
 import { renderReport } from './report';
 import type { BenchResult } from './result';
 import { runAtScale, type ScaleResult } from './scale';
@@ -66,6 +67,15 @@ async function prepareLab(env: BenchEnv, lab: LabContenders, options: BenchOptio
   return idle;
 }
 
+/**
+ * The fleet curve on the dev server and, with --lab, on the lab's Temporal too (the lab taken as for a story,
+ * so no lab test's runbooks share its server while the fleets are metered).
+ */
+async function fleets(env: BenchEnv, side: LabSide | undefined, sizes: number[]) {
+  if (side) await side.story();
+  return fleetCurve(env, [devServerSite(env), ...(side ? [labSite(side)] : [])], sizes, log);
+}
+
 async function bench(
   env: BenchEnv,
   lab: LabContenders | undefined,
@@ -84,7 +94,8 @@ async function bench(
       ? await runContender(env, lab, 'executor', 0, windowMs)
       : undefined;
   if (warm) log(`warm-up flip: ${outcome(warm)}`);
-  const idle: IdleRates | undefined = lab ? await prepareLab(env, lab, options, windowMs) : undefined;
+  const idle: IdleRates | undefined =
+    lab && options.contenders.some(onLab) ? await prepareLab(env, lab, options, windowMs) : undefined;
   env.worker.resetPeak();
   const runs = await rounds(env, lab, options, windowMs);
   const peakRss = env.worker.peakRss();
@@ -114,7 +125,7 @@ async function bench(
       );
       darkEdge.push(run);
     }
-  const fleet = options.fleet.length > 0 ? await fleetCurve(env, options.fleet, log) : undefined;
+  const fleet = options.fleet.length > 0 ? await fleets(env, lab?.side, options.fleet) : undefined;
   const contenders = options.contenders.map((name) => summarizeContender(name, runs));
   const wall = (name: string) => contenders.find((c) => c.contender === name)?.wallMs;
   const lessWait = (name: string) =>

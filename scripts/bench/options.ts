@@ -39,8 +39,9 @@ export const USAGE = `npm run bench -- [--rounds N] [--quick] [--lab] [--only a,
                  (scripts/lab/up.sh), side by side; no CLI unless --only names it
   --only LIST    only these of: ${SECTIONS.join(', ')} (comma-separated or repeated)
   --scale LIST   also N edge flips at once on N nodes, for each N (never with --quick)
-  --fleet LIST   a fleet runbook over N simulated nodes, for each N (2 to 2000; never with --quick or
-                 --lab); alone, nothing else runs unless --only names it
+  --fleet LIST   a fleet runbook over N simulated nodes, for each N (2 to 2000; never with --quick);
+                 with --lab on the lab's Temporal too, the two side by side; alone, nothing else runs
+                 unless --only names it
   --json         one JSON document on stdout instead of the tables
 
   MESH_BENCH_CLI_BASELINE=<checkout>/bin/mesh.js also times that CLI, alternating with this one`;
@@ -67,16 +68,12 @@ const Options = z
   .refine((o) => !(o.quick && o.fleet.length > 0), {
     message: '--fleet is kept out of --quick',
     path: ['fleet'],
-  })
-  .refine((o) => !(o.lab && o.fleet.length > 0), {
-    message: 'the fleet runs on the dev server only, not on the lab',
-    path: ['fleet'],
   });
 
 export interface BenchOptions {
   rounds: number;
   quick: boolean;
-  /** Some contender runs on the lab. */
+  /** Some contender, or the fleet, runs on the lab. */
   lab: boolean;
   contenders: ContenderName[];
   cli: boolean;
@@ -86,7 +83,7 @@ export interface BenchOptions {
   /** Samples per CLI command (the median of these is reported). */
   cliSamples: number;
   scale: number[];
-  /** Fleet sizes, each a fleet runbook over that many simulated nodes (scripts/bench/fleet.ts). */
+  /** Fleet sizes, each a fleet runbook over that many simulated nodes (scripts/bench/fleet.ts), with --lab on both servers. */
   fleet: number[];
   json: boolean;
   help: boolean;
@@ -135,7 +132,7 @@ export function parseBenchOptions(argv: string[]): BenchOptions {
         ? QUICK_CONTENDERS
         : CONTENDERS.filter((name) => !onLab(name));
   const named = contenders.filter(onLab);
-  const lab = named.length > 0;
+  const lab = named.length > 0 || (o.lab && o.fleet.length > 0);
   if (lab && !o.lab)
     throw new Error(
       `--only: ${named.join(' and ')} ${named.length === 1 ? 'runs' : 'run'} on the lab: add --lab`,

@@ -33,6 +33,10 @@ export const PG_READING_SQL = (databases: readonly string[]) =>
   `from pg_stat_database where datname in (${databases.map((d) => `'${d.replace(/'/g, "''")}'`).join(', ')}) ` +
   'order by datname';
 
+/** Temporal's databases on disk together: one number, in bytes. */
+export const PG_DATABASE_BYTES_SQL = (databases: readonly string[]) =>
+  `select sum(pg_database_size(datname))::bigint from pg_database where datname in (${databases.map((d) => `'${d.replace(/'/g, "''")}'`).join(', ')})`;
+
 /** A pg_lsn (`16/B374D848`: the high and low 32 bits in hex) as a byte position in the WAL. */
 export function parseLsn(lsn: string): bigint {
   const match = /^([0-9A-F]{1,8})\/([0-9A-F]{1,8})$/i.exec(lsn.trim());

@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
-import { cliEnv, MESH } from './cli-timing';
+import { cliEnv, MESH, type CliServer } from './cli-timing';
 
 /** How quickly `mesh runbook watch` showed a runbook's first wait. */
 export interface WatchTiming {
@@ -14,10 +14,7 @@ export interface WatchTiming {
  * Starts `mesh runbook watch <name> --json` as an operator would right after a start, and resolves once it
  * exits (it stops at the first wait): how long after the wait began its line was printed.
  */
-export function watchFirstWait(
-  server: { address: string; taskQueue: string },
-  name: string,
-): Promise<WatchTiming> {
+export function watchFirstWait(server: CliServer, name: string): Promise<WatchTiming> {
   const child = spawn(process.execPath, [MESH, 'runbook', 'watch', name, '--json'], {
     env: cliEnv(server),
     stdio: ['ignore', 'pipe', 'ignore'],

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { promisify } from 'node:util';
 import type { BenchResult } from '../../scripts/bench/result';
+import { assertFleetCompleted } from '../support/bench-fleet-checks';
 
 const run = promisify(execFile);
 const ROOT = join(__dirname, '..', '..');
@@ -63,6 +64,40 @@ describe('npm run bench -- --lab', () => {
       );
       assert.ok(written.windowMs >= (result.lab?.pgSettleMs ?? Number.POSITIVE_INFINITY));
       assert.ok(result.idle && result.idle.seconds > 0);
+    },
+  );
+  it(
+    "runs a fleet of four simulated nodes on the dev server and on the lab's Temporal, two approvals on each",
+    { timeout: 600_000 },
+    async () => {
+      const { stdout } = await run(
+        'npm',
+        ['run', '--silent', 'bench', '--', '--fleet', '4', '--lab', '--json'],
+        {
+          cwd: ROOT,
+          maxBuffer: 16 << 20,
+        },
+      );
+      const result = JSON.parse(stdout) as BenchResult;
+      assert.deepEqual(result.contenders, [], '--fleet --lab runs no edge-flip rounds');
+      const runs = result.fleet?.runs ?? [];
+      assert.deepEqual(
+        runs.map((r) => r.server),
+        ['dev server', 'lab'],
+      );
+      const [dev, lab] = runs;
+      assertFleetCompleted(dev, 4);
+      assertFleetCompleted(lab, 4);
+      assert.equal(dev.database?.measured, 'SQLite file');
+      assert.ok((dev.temporalCpuMs ?? 0) > 0, "no CPU time for the dev server's process");
+      assert.ok((lab.temporalCpuMs ?? 0) > 0, "no CPU time for the lab's Temporal services");
+      assert.ok((lab.postgresCpuMs ?? 0) > 0, 'no CPU time for PostgreSQL');
+      const written = lab.database?.postgres;
+      assert.equal(lab.database?.measured, 'PostgreSQL');
+      assert.ok(written && written.walBytes > 0 && written.commits > 0, 'no PostgreSQL figures');
+      assert.ok((written.databases.temporal?.inserted ?? 0) > 0, 'no rows written to temporal');
+      // Each side's ratio is over its own smallest fleet: the one size is 1 on both.
+      assert.deepEqual(result.fleet?.cpuPerNodeVsSmallest, [1, 1]);
     },
   );
 });

@@ -40,7 +40,7 @@ describe('bench options', () => {
     );
   });
 
-  it('--fleet alone runs only the fleets; never with --quick or --lab; a bad size is one sentence', () => {
+  it('--fleet alone runs only the fleets, with --lab on the lab too; never with --quick; a bad size is one sentence', () => {
     const fleet = parseBenchOptions(['--fleet', '10,100', '--fleet', '1000']);
     assert.deepEqual(fleet.fleet, [10, 100, 1000]);
     assert.deepEqual([fleet.contenders, fleet.cli, fleet.darkEdge], [[], false, false]);
@@ -49,10 +49,9 @@ describe('bench options', () => {
       () => parseBenchOptions(['--fleet', '4', '--quick']),
       /^Error: --fleet: --fleet is kept out of --quick$/,
     );
-    assert.throws(
-      () => parseBenchOptions(['--fleet', '4', '--lab']),
-      /^Error: --fleet: the fleet runs on the dev server only/,
-    );
+    const onLab = parseBenchOptions(['--fleet', '4', '--lab']);
+    assert.deepEqual([onLab.fleet, onLab.lab, onLab.contenders, onLab.cli], [[4], true, [], false]);
+    assert.equal(parseBenchOptions(['--fleet', '4']).lab, false);
     for (const bad of ['1', 'ten', '2.5', '2001'])
       assert.throws(
         () => parseBenchOptions(['--fleet', bad]),

@@ -29,7 +29,7 @@ export interface SimulatedFleetNodes {
  */
 export async function startSimulatedFleetNodes(plan: SimulatedFleetPlan): Promise<SimulatedFleetNodes> {
   const mesh = new SimulatedMesh();
-  const successor = simulatedSuccessor(plan.size);
+  const successor = simulatedSuccessor(plan);
   mesh.defineModule(fleetPredecessorSpec(SIMULATED_PREDECESSOR));
   mesh.defineModule(fleetSuccessorSpec(successor));
   const servers: Server[] = [];

@@ -12,12 +12,18 @@ export const SIMULATED_PREDECESSOR = 'simulated-caddy';
  */
 export interface SimulatedFleetPlan {
   size: number;
+  /** This bench run's own (a few hex digits): its nodes and module are named apart from any earlier run's. */
+  tag: string;
   publicPort: number;
   stagingPort: number;
 }
 
-/** The module the fleet flips to: one per size, so each size's fleet has a workflow id of its own. */
-export const simulatedSuccessor = (size: number) => `simulated-edge-${size}`;
+/**
+ * The module the fleet flips to: one per run and size, so each fleet has a workflow id of its own, also on
+ * the lab's long-lived server where earlier runs' fleets are kept.
+ */
+export const simulatedSuccessor = (plan: Pick<SimulatedFleetPlan, 'size' | 'tag'>) =>
+  `simulated-edge-${plan.tag}-${plan.size}`;
 
 export interface SimulatedNodeAddresses {
   node: string;
@@ -28,7 +34,7 @@ export interface SimulatedNodeAddresses {
 /** Node i of the fleet and its own loopback address (127.77.0.2 onwards; up to 64,000 nodes). */
 export function simulatedNodes(plan: SimulatedFleetPlan): SimulatedNodeAddresses[] {
   return Array.from({ length: plan.size }, (_, i) => ({
-    node: `sim-${plan.size}-${i}`,
+    node: `sim-${plan.tag}-${plan.size}-${i}`,
     host: `127.77.${Math.floor(i / 250)}.${(i % 250) + 2}`,
   }));
 }
@@ -38,7 +44,7 @@ export function simulatedFleetRunbooks(
   plan: SimulatedFleetPlan,
   common: Pick<EdgeFlipInputArg, 'startedBy' | 'timings'>,
 ): EdgeFlipInputArg[] {
-  const module = simulatedSuccessor(plan.size);
+  const module = simulatedSuccessor(plan);
   return simulatedNodes(plan).map(({ node, host }) => ({
     ...common,
     node,
