@@ -39,6 +39,8 @@ export interface RunWorkerOptions {
   /** Aborted on SIGINT/SIGTERM: the worker stops polling, finishes what it holds, then returns. */
   signal: AbortSignal;
   onReady?: (identity: string) => void;
+  /** Runs once Temporal answered, before the worker is built: a refusal here starts nothing. */
+  beforePolling?: () => Promise<void>;
 }
 
 /** Runs the production runbook worker until `signal` aborts, then shuts it down gracefully. */
@@ -48,6 +50,7 @@ export async function runWorker(options: RunWorkerOptions): Promise<void> {
     throw await connectionFailure(connectOptions, error);
   });
   try {
+    await options.beforePolling?.();
     const worker = await createRunbookWorker({
       connection,
       namespace: options.namespace,

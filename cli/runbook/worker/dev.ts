@@ -72,13 +72,6 @@ export function registerDev(runbook: Command): void {
           stop.signal,
         );
         const ready = server;
-        // A dev server's database outlives an upgrade: runs it holds may be of a retired revision.
-        await refuseRetiredRuns(
-          { address: ready.address },
-          namespace,
-          taskQueue,
-          `Finish or abort them with mesh runbook dev of the release that started them, or start afresh beside them: mesh runbook dev --state-dir <another dir> (${stateDir} keeps them).`,
-        );
         process.stderr.write(
           `starting the worker for task queue ${taskQueue} (bundling the workflows takes a few seconds)…\n`,
         );
@@ -90,6 +83,14 @@ export function registerDev(runbook: Command): void {
           // Every node of the local mesh lives on this machine: this worker does each one's node work.
           nodeQueues: { localMesh: localState },
           signal: stop.signal,
+          // A dev server's database outlives an upgrade: runs it holds may be of a retired revision.
+          beforePolling: () =>
+            refuseRetiredRuns(
+              { address: ready.address },
+              namespace,
+              taskQueue,
+              `Finish or abort them with mesh runbook dev of the release that started them, or start afresh beside them: mesh runbook dev --state-dir <another dir> (${stateDir} keeps them).`,
+            ),
           onReady: () => {
             const info = {
               address: ready.address,

@@ -56,10 +56,6 @@ export function registerWorker(runbook: Command): void {
       const { runWorker, stopOnSignals } = load.workerRun();
       const deps = depsFromConfig(config);
       const nodes = describeNodeQueues(nodeQueues, taskQueue);
-      // A worker of node queues only runs no workflow code: it replays nothing.
-      if (!input.nodesOnly) {
-        await refuseRetiredRuns(connectionOptionsFor(target.address), target.namespace, taskQueue);
-      }
       const stop = stopOnSignals();
       try {
         process.stderr.write(
@@ -72,6 +68,13 @@ export function registerWorker(runbook: Command): void {
           ...(nodeQueues ? { nodeQueues } : {}),
           nodeQueuesOnly: input.nodesOnly,
           signal: stop.signal,
+          // A worker of node queues only runs no workflow code: it replays nothing.
+          ...(input.nodesOnly
+            ? {}
+            : {
+                beforePolling: () =>
+                  refuseRetiredRuns(connectionOptionsFor(target.address), target.namespace, taskQueue),
+              }),
           onReady: (identity) => {
             const ready = {
               address: target.address,
