@@ -22,6 +22,8 @@ describe('a fleet over the three hosts of the production-shaped lab', () => {
       a === `http://{node}.lab:${PUBLIC_PORT}` ? `http://${lab.host('novox').ip}:${PUBLIC_PORT}` : a,
     );
     const { client, connection } = await lab.client();
+    // The nodes' statuses asked while the fleet is polled: all answered before the connection closes.
+    const asking: Promise<unknown>[] = [];
     try {
       const fleet = client.workflow.getHandle('runbook-fleet-route-proxy');
       // The lab's Temporal keeps the fleets of earlier runs (its PostgreSQL outlives them): none may be new.
@@ -51,23 +53,25 @@ describe('a fleet over the three hosts of the production-shaped lab', () => {
             waves = lab.cli('runbook', 'approve', 'fleet-route-proxy', 'approve-waves', '--as', 'carol');
           for (const node of NODES)
             if (!approved.has(node))
-              void client.workflow
-                .getHandle(`runbook-${node}`)
-                .query(statusQuery)
-                .then(async (own) => {
-                  if (own.waiting?.gate !== 'approve-stop-predecessor' || approved.has(node)) return;
-                  approved.add(node);
-                  const approve = await lab.cli(
-                    'runbook',
-                    'approve',
-                    node,
-                    'approve-stop-predecessor',
-                    '--as',
-                    'carol',
-                  );
-                  if (approve.code !== 0) approved.delete(node);
-                })
-                .catch(() => undefined);
+              asking.push(
+                client.workflow
+                  .getHandle(`runbook-${node}`)
+                  .query(statusQuery)
+                  .then(async (own) => {
+                    if (own.waiting?.gate !== 'approve-stop-predecessor' || approved.has(node)) return;
+                    approved.add(node);
+                    const approve = await lab.cli(
+                      'runbook',
+                      'approve',
+                      node,
+                      'approve-stop-predecessor',
+                      '--as',
+                      'carol',
+                    );
+                    if (approve.code !== 0) approved.delete(node);
+                  })
+                  .catch(() => undefined),
+              );
           return s.phase !== 'running' && s.phase !== 'waiting';
         },
         600_000,
@@ -96,6 +100,7 @@ describe('a fleet over the three hosts of the production-shaped lab', () => {
         );
       }
     } finally {
+      await Promise.allSettled(asking);
       await connection.close();
     }
 
