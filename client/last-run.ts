@@ -3,6 +3,7 @@ import { ApplicationFailure } from '@temporalio/common';
 import type { Clearance } from '../workflows/clear-node';
 import { FAILURE } from '../workflows/contracts';
 import { CLEARANCE_TYPE } from './clearance-names';
+import { visibilityString } from './visibility-string';
 
 /** How the last run under a node's runbook id went: a clearance, a runbook and how it ended, or none. */
 export type LastRun =
@@ -33,7 +34,7 @@ interface Run {
  */
 export async function lastRunOf(client: Client, workflowId: string, exceptRunId?: string): Promise<LastRun> {
   const runs: Run[] = [];
-  const query = `WorkflowId = '${workflowId.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
+  const query = `WorkflowId = ${visibilityString(workflowId)}`;
   for await (const run of client.workflow.list({ query })) {
     if (run.runId === exceptRunId) continue;
     runs.push({ runId: run.runId, type: run.type, status: run.status.name, start: run.startTime.getTime() });

@@ -1,19 +1,18 @@
 import { OLDEST_SUPPORTED_REVISION, REVISION_2 } from '../workflows/runbook/revision';
 import { MESH_REVISION } from '../workflows/search-attributes';
+import { visibilityString } from './visibility-string';
 import { RunNotFound, type RunInfo, type TemporalReads } from './temporal-reads/reads';
 
 /** Temporal's own attribute: the patch ids a run's `patched()` calls found true (core upserts it). */
 const CHANGE_VERSION = 'TemporalChangeVersion';
 /** The workflow types revision 1 had; every other type began in revision 2. */
-const HAD_REVISION_1 = ['edgeFlip', 'dataPathMove'];
+export const HAD_REVISION_1 = ['edgeFlip', 'dataPathMove'];
 
 /** An open run and the revision it started on; `undefined`: no worker ran it yet, so it has none. */
 export interface OpenRun {
   run: RunInfo;
   revision: number | undefined;
 }
-
-const quoted = (value: string) => `'${value.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
 
 /** The revision its attributes say: MeshRevision, else 2 by revision 2's marker or a type revision 1 lacked. */
 function revisionSaid(run: RunInfo): number | undefined {
@@ -46,7 +45,7 @@ export async function openRuns(
   const older = `(${MESH_REVISION.name} < ${OLDEST_SUPPORTED_REVISION} OR ${MESH_REVISION.name} IS NULL)`;
   const query = [
     `ExecutionStatus = 'Running'`,
-    `TaskQueue = ${quoted(taskQueue)}`,
+    `TaskQueue = ${visibilityString(taskQueue)}`,
     ...(olderOnly ? [older] : []),
   ].join(' AND ');
   const runs: OpenRun[] = [];

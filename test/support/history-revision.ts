@@ -1,10 +1,8 @@
 import { defaultPayloadConverter } from '@temporalio/common';
 import type { History } from '@temporalio/common/lib/proto-utils';
+import { HAD_REVISION_1 } from '../../client/revision-runs';
 import { REVISION_2 } from '../../workflows/runbook/revision';
 import { MESH_REVISION } from '../../workflows/search-attributes';
-
-/** The workflow types that ran a frozen first revision before REVISION_2; every other type began in 2. */
-const HAD_REVISION_1 = ['edgeFlip', 'dataPathMove'];
 
 /** The patch ids of a history's patch markers. */
 export function patchIds(history: History): string[] {

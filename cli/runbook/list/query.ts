@@ -3,6 +3,7 @@ import { MESH_NODE, MESH_PHASE, WAITING_QUERY } from '../../../workflows/search-
 import { CLEARANCE_TYPE } from '../../../client/clearance-names';
 import { NODE_MARK_TYPE } from '../../../workflows/node-mark-contracts';
 import { runbookWorkflowTypes } from '../kinds';
+import { visibilityString } from '../../../client/visibility-string';
 
 export interface ListFilters {
   node?: string | undefined;
@@ -11,15 +12,13 @@ export interface ListFilters {
   waiting?: boolean | undefined;
 }
 
-const quoted = (value: string) => `'${value.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
-
 /**
  * A phase as a visibility clause. A runbook that waits or runs is an open execution (a terminated one keeps
  * its last MeshPhase); one closed from outside the runbook (terminated, timed out) never said it failed, but
  * is failed all the same, as `status` reports it.
  */
 function phaseClause(phase: Phase): string {
-  const said = `${MESH_PHASE.name} = ${quoted(phase)}`;
+  const said = `${MESH_PHASE.name} = ${visibilityString(phase)}`;
   if (phase === 'running' || phase === 'waiting') return `${said} AND ExecutionStatus = 'Running'`;
   if (phase === 'failed') return `(${said} OR ExecutionStatus IN ('Terminated', 'TimedOut'))`;
   return said;
@@ -32,14 +31,14 @@ function phaseClause(phase: Phase): string {
 export function nodeRunsQuery(taskQueue: string): string {
   const types = [...runbookWorkflowTypes(), CLEARANCE_TYPE].map((type) => `'${type}'`).join(', ');
   const openMarks = `(WorkflowType = '${NODE_MARK_TYPE}' AND ExecutionStatus = 'Running')`;
-  return `(WorkflowType IN (${types}) OR ${openMarks}) AND TaskQueue = ${quoted(taskQueue)}`;
+  return `(WorkflowType IN (${types}) OR ${openMarks}) AND TaskQueue = ${visibilityString(taskQueue)}`;
 }
 
 /** The visibility query for `mesh runbook list`: every runbook and clearance on the task queue, filters ANDed. */
 export function listQuery(taskQueue: string, filters: ListFilters): string {
   return [
     nodeRunsQuery(taskQueue),
-    ...(filters.node !== undefined ? [`${MESH_NODE.name} = ${quoted(filters.node)}`] : []),
+    ...(filters.node !== undefined ? [`${MESH_NODE.name} = ${visibilityString(filters.node)}`] : []),
     ...(filters.phase !== undefined ? [phaseClause(filters.phase)] : []),
     ...(filters.waiting ? [WAITING_QUERY] : []),
   ].join(' AND ');
