@@ -1,16 +1,20 @@
 import type { Client, WorkflowHandleWithFirstExecutionRunId } from '@temporalio/client';
-import type { edgeFlipFleet } from '../workflows';
+import type { dataPathMoveFleet, edgeFlipFleet } from '../workflows';
 import { QUEUE_MEMO, runbookWorkflowId } from '../workflows/contracts';
 import {
   fleetWorkflowId,
   FLEET_NODE,
+  type DataPathMoveFleetInputArg,
   type EdgeFlipFleetInputArg,
   type FleetApprovals,
 } from '../workflows/fleet/contracts';
 import { MESH_KIND, MESH_MODULE, MESH_NODE, MESH_PHASE } from '../workflows/search-attributes';
 
 /** The order the fleet's nodes run in, as one line: `canary novox, then waves of 2: a, b | c`. */
-export function fleetOrderLine(input: Pick<EdgeFlipFleetInputArg, 'runbooks' | 'waveSize'>): string {
+export function fleetOrderLine(input: {
+  runbooks: readonly { node: string }[];
+  waveSize?: number | undefined;
+}): string {
   const [canary, ...rest] = input.runbooks.map((runbook) => runbook.node);
   const size = input.waveSize ?? 1;
   const waves: string[] = [];
@@ -51,15 +55,39 @@ export async function startEdgeFlipFleet(
   input: EdgeFlipFleetInputArg,
   options: { taskQueue: string },
 ): Promise<WorkflowHandleWithFirstExecutionRunId<typeof edgeFlipFleet>> {
-  const nodes = input.runbooks.map((runbook) => runbook.node);
   return client.workflow.start(workflow, {
     args: [input],
-    taskQueue: options.taskQueue,
+    ...fleetStartOptions('edge-flip', input, options.taskQueue),
+    staticSummary: `edge-flip fleet of ${input.runbooks.length} nodes to ${input.module} (started by ${input.startedBy})`,
+  });
+}
+
+/** A data-path-move fleet starts the same way: `runbook-fleet-<module>`, its nodes under their own ids. */
+export async function startDataPathMoveFleet(
+  client: Client,
+  workflow: typeof dataPathMoveFleet,
+  input: DataPathMoveFleetInputArg,
+  options: { taskQueue: string },
+): Promise<WorkflowHandleWithFirstExecutionRunId<typeof dataPathMoveFleet>> {
+  return client.workflow.start(workflow, {
+    args: [input],
+    ...fleetStartOptions('data-path-move', input, options.taskQueue),
+    staticSummary: `data-path-move fleet of ${input.runbooks.length} nodes: ${input.module} ${input.from} → ${input.to} (started by ${input.startedBy})`,
+  });
+}
+
+function fleetStartOptions(
+  kind: 'edge-flip' | 'data-path-move',
+  input: EdgeFlipFleetInputArg | DataPathMoveFleetInputArg,
+  taskQueue: string,
+) {
+  const nodes = input.runbooks.map((runbook) => runbook.node);
+  return {
+    taskQueue,
     workflowId: fleetWorkflowId(input.module),
-    workflowIdConflictPolicy: 'FAIL',
-    workflowIdReusePolicy: 'ALLOW_DUPLICATE',
-    memo: { [QUEUE_MEMO]: options.taskQueue },
-    staticSummary: `edge-flip fleet of ${nodes.length} nodes to ${input.module} (started by ${input.startedBy})`,
+    workflowIdConflictPolicy: 'FAIL' as const,
+    workflowIdReusePolicy: 'ALLOW_DUPLICATE' as const,
+    memo: { [QUEUE_MEMO]: taskQueue },
     staticDetails: [
       `**order:** ${fleetOrderLine(input)}`,
       `**rules:** ${fleetRulesLine(input)}`,
@@ -69,8 +97,8 @@ export async function startEdgeFlipFleet(
     typedSearchAttributes: [
       { key: MESH_NODE, value: FLEET_NODE },
       { key: MESH_MODULE, value: input.module },
-      { key: MESH_KIND, value: 'edge-flip' },
+      { key: MESH_KIND, value: kind },
       { key: MESH_PHASE, value: 'running' },
     ],
-  });
+  };
 }

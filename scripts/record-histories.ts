@@ -14,12 +14,13 @@ import { acquireLock, LocalMesh } from '../mesh/local';
 import { seedEdgeScenario } from '../mesh/local/scenarios/edge-flip-incident';
 import { seedEdgeFleet } from '../mesh/local/scenarios/edge-fleet';
 import { seedForgeScenario } from '../mesh/local/scenarios/forge-move';
-import { startEdgeFlipFleet } from '../client/start-fleet';
+import { startDataPathMoveFleet, startEdgeFlipFleet } from '../client/start-fleet';
+import { seedStoreFleet } from '../mesh/local/scenarios/store-fleet';
 import { removeImages } from '../test/support/docker';
 import { decide, freePort, statusWhen, waitingAt } from '../test/support/runbooks';
 import { createRunbookWorker } from '../worker/create-worker';
 import { workflowsFromSource } from '../worker/workflow-code';
-import { dataPathMove, edgeFlip, edgeFlipFleet } from '../workflows';
+import { dataPathMove, dataPathMoveFleet, edgeFlip, edgeFlipFleet } from '../workflows';
 import { runbookWorkflowId, statusQuery } from '../workflows/contracts';
 import { RunbookPolicy } from '../workflows/policy';
 import type { DataPathMoveInputArg, EdgeFlipInputArg, RunbookStatus } from '../workflows/contracts';
@@ -296,6 +297,41 @@ const STORIES: Story[] = [
         await user.remove({ force: true }).catch(() => undefined);
       }
       await decide(handle, 'remove', undefined, 'reviewer');
+    },
+  },
+  {
+    // A data-path-move fleet of three (canary-then-waves): the canary removes A on its own approval, the
+    // waves are approved once at the fleet, and both later nodes remove theirs on that approval.
+    file: 'data-path-move-fleet.json',
+    node: 'hist-move-canary',
+    nodes: ['hist-move-b', 'hist-move-c'],
+    children: { 'data-path-move-fleet-child.json': runbookWorkflowId('hist-move-b') },
+    async start(client, mesh, node) {
+      const nodes = [node, 'hist-move-b', 'hist-move-c'];
+      const [from, to] = ['/srv/forge', '/var/lib/forge'];
+      await seedStoreFleet(mesh, { module: 'store', image: FORGE_IMAGE, from, nodes });
+      const runbooks = nodes.map((n) => ({
+        node: n,
+        module: 'store',
+        from,
+        to,
+        startedBy: 'recorder',
+        timings: TIMINGS,
+      }));
+      return startDataPathMoveFleet(
+        client,
+        dataPathMoveFleet,
+        { module: 'store', from, to, runbooks, approvals: 'canary-then-waves', startedBy: 'recorder' },
+        { taskQueue: TASK_QUEUE },
+      );
+    },
+    async drive(fleet, client) {
+      await statusWhen(fleet, waitingAt('hist-move-canary'), 120_000);
+      const canary = client.workflow.getHandle(runbookWorkflowId('hist-move-canary'));
+      await statusWhen(canary, waitingAt('approve-remove-old-data'), 120_000);
+      await decide(canary, 'remove', undefined, 'reviewer');
+      await statusWhen(fleet, waitingAt('approve-move-waves'), 120_000);
+      await decide(fleet, 'approve', undefined, 'reviewer');
     },
   },
 ];

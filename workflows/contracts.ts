@@ -1,7 +1,7 @@
 import type { QueryDefinition, SignalDefinition, UpdateDefinition } from '@temporalio/common';
 import { ApplicationFailure } from '@temporalio/common/lib/failure';
 import { z } from 'zod';
-import { AbsolutePath, Name } from '../mesh/schemas';
+import { AbsolutePath, Name, UpgradePolicy } from '../mesh/schemas';
 import { firstIssueText } from '../mesh/zod-issue';
 import { VerdictKind } from './verdict';
 
@@ -166,6 +166,18 @@ export const EdgeFlipInput = z
 export type EdgeFlipInput = z.infer<typeof EdgeFlipInput>;
 export type EdgeFlipInputArg = z.input<typeof EdgeFlipInput>;
 
+/**
+ * What a fleet tells one node's data-path move: the fleet froze the module's policy (it was `policy`) and
+ * restores it after its last node; the spec may already mount B (an earlier node switched it). Only the
+ * node that runs first (`revertible`) may put the spec back on A: after it, other nodes run on B.
+ */
+export const DataPathMoveFleetPart = z.strictObject({
+  fleet: z.string().min(1),
+  policy: UpgradePolicy,
+  revertible: z.boolean(),
+});
+export type DataPathMoveFleetPart = z.infer<typeof DataPathMoveFleetPart>;
+
 export const DataPathMoveInput = z
   .strictObject({
     node: Name,
@@ -185,6 +197,14 @@ export const DataPathMoveInput = z
     timings: Timings.default(Timings.parse({})),
     /** Each gate's verdict as `mesh runbook plan` predicted it at the start; a gate that differs says so. */
     predicted: PredictedVerdicts.optional(),
+    /** Present when a fleet runs this node's move (workflows/data-path-move-fleet.ts). */
+    fleet: DataPathMoveFleetPart.optional(),
+    /** The approval this node may remove its old data on, when its gates are ok at first look (a fleet's). */
+    fleetApproval: FleetApproval.optional(),
+  })
+  .refine((i) => i.fleet === undefined || i.nodes.length === 0, {
+    path: ['nodes'],
+    message: "a fleet's node moves its own data only",
   })
   .refine((i) => i.nodes.length === 0 || i.nodes.includes(i.node), {
     path: ['nodes'],

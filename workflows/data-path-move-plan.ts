@@ -76,14 +76,14 @@ export const DATA_PATH_MOVE = definePlan({
       kind: 'gate',
       does: 'bring to B only what changed on A since the copy; a file changed on both sides waits with its path, the module down; start-on-new starts it on B bringing nothing',
       actions: ['recheck', 'keep-new', 'start-on-new', 'abort'],
-      when: 'after the operator chose recreate or keep',
+      when: 'after the operator chose recreate or keep; in a fleet, on every node before its push',
     },
     {
       name: 'recreate',
       noPauseBefore: 'the module is down until its containers are recreated on B',
       kind: 'action',
       does: 'recreate the containers still on A on B',
-      when: 'after the operator chose recreate or keep',
+      when: 'after the operator chose recreate or keep; in a fleet, on every node before its push',
     },
     { name: 'restore-policy', kind: 'action', does: 'restore the roll-out policy recorded at freeze-policy' },
     {

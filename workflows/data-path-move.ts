@@ -33,12 +33,15 @@ import { pathUserLook } from './verdict/path-user-look';
 import { GATE_APPLY, PREFLIGHT, PUSH } from './runbook/step-declarations';
 import type { ReceiptEvidence } from './verdict';
 
+/** The gates a fleet's approval rests on for this node (removing its old data): each one ok at its first look. */
+const FIRST_LOOK_GATES = ['check-target', 'verify-copy', 'catch-up', GATE_APPLY] as const;
+
 /** Move a module's data to a new host path; never leave a container silently on the old one. */
 export async function dataPathMove(rawInput: DataPathMoveInputArg): Promise<RunbookStatus> {
   const input = parseInput(DataPathMoveInput, rawInput);
   deprecatePatch(REVISION_2);
   if (patched(UNDO_AFTER_WORK_STOPS)) awaitCancelledLongWork();
-  const { node, module, from, to, timings } = input;
+  const { node, module, from, to, timings, fleet } = input;
   const nodes = input.nodes.length > 0 ? [node, ...input.nodes.filter((n) => n !== node)] : [node];
   const each = <T>(work: (n: string) => Promise<T>) => forEach(nodes, work);
   /** One line for a step's results: as it always read for one node, each node's named for several. */
@@ -48,10 +51,11 @@ export async function dataPathMove(rawInput: DataPathMoveInputArg): Promise<Runb
       : all.map((r, i) => `${nodes[i]}: ${line(r)}`).join('; ');
   const memory = new ContainerMemory(patched(MEMORY_PER_NODE));
 
+  // A fleet's node: the fleet holds the module's lock (and its policy) for all its nodes.
   const touches = {
     nodes,
-    modules: [module],
-    what: `data-path-move of ${module} on ${nodes.join(', ')}`,
+    modules: fleet ? [] : [module],
+    what: `data-path-move of ${module} on ${nodes.join(', ')}${fleet ? ` for ${fleet.fleet}` : ''}`,
   };
   return openRunbook(DATA_PATH_MOVE, { ...input, touches }, async (rb) => {
     const { size, onOld, spec } = await rb.step(
@@ -59,16 +63,17 @@ export async function dataPathMove(rawInput: DataPathMoveInputArg): Promise<Runb
       () => preflight(input, nodes),
       (p) => p.note,
     );
-    const oldPolicy = spec.upgradePolicy;
+    const oldPolicy = fleet?.policy ?? spec.upgradePolicy;
 
-    const unfreeze = rb.undo('unfreeze-policy', () =>
-      undoAct.setUpgradePolicy({ module, policy: oldPolicy }),
-    );
-    await rb.step(
-      'freeze-policy',
-      () => act.setUpgradePolicy({ module, policy: 'manual' }),
-      () => `was ${oldPolicy}; manual until the move is done`,
-    );
+    const unfreeze =
+      !fleet && rb.undo('unfreeze-policy', () => undoAct.setUpgradePolicy({ module, policy: oldPolicy }));
+    if (fleet) rb.skip('freeze-policy', `frozen to manual by ${fleet.fleet} (was ${oldPolicy})`);
+    else
+      await rb.step(
+        'freeze-policy',
+        () => act.setUpgradePolicy({ module, policy: 'manual' }),
+        () => `was ${oldPolicy}; manual until the move is done`,
+      );
 
     const restartOnOld = rb.undo('restart-on-old-path', async () => {
       await each((n) => undoAct.startContainers({ node: n, module, containers: onOld }));
@@ -97,22 +102,30 @@ export async function dataPathMove(rawInput: DataPathMoveInputArg): Promise<Runb
     await rb.step(
       'switch-spec',
       () => act.moveModuleMounts({ module, from, to }),
-      (r) => `${r.changed.join(', ')} now mount ${to}`,
+      (r) =>
+        r.changed.length > 0 || !fleet
+          ? `${r.changed.join(', ')} now mount ${to}`
+          : `${module}'s spec mounts ${to} already (an earlier node of ${fleet.fleet} switched it)`,
     );
 
-    receipts = await pushAll();
+    // In a fleet every node is on its own, its copy verified: its containers are recreated on B before the
+    // push, through the operator's own recreate (a catch-up of anything A got since the baseline first).
+    if (fleet) await catchUpAndRecreate();
+    else receipts = await pushAll();
     await rb.gate(GATE_APPLY, onNewPath, {
       retry: async () => (receipts = await pushAll()),
       recreate: catchUpAndRecreate,
       'accept-restarts': async () => memory.acceptRestarts(),
     });
 
-    await rb.step(
-      'restore-policy',
-      () => act.setUpgradePolicy({ module, policy: oldPolicy }),
-      () => `back to ${oldPolicy}`,
-    );
-    unfreeze.forget();
+    if (fleet) rb.skip('restore-policy', `${fleet.fleet} restores it once every node moved`);
+    else
+      await rb.step(
+        'restore-policy',
+        () => act.setUpgradePolicy({ module, policy: oldPolicy }),
+        () => `back to ${oldPolicy}`,
+      );
+    if (unfreeze) unfreeze.forget();
     switchBack.forget();
 
     const fate = await decideOldData();
@@ -187,12 +200,20 @@ export async function dataPathMove(rawInput: DataPathMoveInputArg): Promise<Runb
     }
 
     async function targetLook(): Promise<Look> {
-      const mounted = (await act.readModuleSpec({ module })).containers.some((c) =>
-        c.mounts.some((m) => m.hostPath === to),
-      );
+      const mounted = fleet
+        ? (await act.containersUsingPath({ node, path: to })).some((c) => c.module === module)
+        : (await act.readModuleSpec({ module })).containers.some((c) =>
+            c.mounts.some((m) => m.hostPath === to),
+          );
       const truths = await each((n) => act.targetTruth({ node: n, from, to }));
       const facts = [
-        ...(mounted ? [`the spec of ${module} mounts ${to}`] : []),
+        ...(mounted
+          ? [
+              fleet
+                ? `a container of ${module} on ${node} mounts ${to}`
+                : `the spec of ${module} mounts ${to}`,
+            ]
+          : []),
         ...truths.flatMap((t, i) =>
           t
             ? [
@@ -358,6 +379,7 @@ export async function dataPathMove(rawInput: DataPathMoveInputArg): Promise<Runb
      */
     async function decideOldData(): Promise<'remove' | 'keep'> {
       const watching = patched(OLD_DATA_APPROVAL_WATCHES_USERS);
+      let expired = '';
       for (let changes = 0, changed: string | undefined; ;) {
         const found = await each((n) => act.containersUsingPath({ node: n, path: from }));
         const users = found.flatMap((seen, i) =>
@@ -366,11 +388,23 @@ export async function dataPathMove(rawInput: DataPathMoveInputArg): Promise<Runb
         const inUse = users.length > 0;
         const news = patched(OLD_DATA_DRY_RUN) ? await writtenOnOldPath() : { changed: [], unknown: [] };
         const unsure = news.changed.length > 0 || news.unknown.length > 0;
-        const reason = inUse
-          ? `${module} runs on ${to}, but ${users.length} container(s) still use ${from} (${users.slice(0, 3).join(', ')}); keep leaves ${from} in place, recheck looks again once they are gone.`
-          : unsure
-            ? oldDataUnsure(news)
-            : `${module} runs on ${to} with its data verified (${size.files} files, ${size.bytes} bytes); remove deletes ${from} on ${nodes.join(', ')}, keep leaves it in place.`;
+        if (input.fleetApproval && !inUse && !unsure && changes === 0 && !expired) {
+          const byFleet = rb.approvedByFleet(
+            'approve-remove-old-data',
+            input.fleetApproval,
+            FIRST_LOOK_GATES,
+            'remove',
+          );
+          if (byFleet === true) return 'remove';
+          if (byFleet) expired = `${byFleet.expired} `;
+        }
+        const reason = (
+          inUse
+            ? `${module} runs on ${to}, but ${users.length} container(s) still use ${from} (${users.slice(0, 3).join(', ')}); keep leaves ${from} in place, recheck looks again once they are gone.`
+            : unsure
+              ? oldDataUnsure(news)
+              : `${module} runs on ${to} with its data verified (${size.files} files, ${size.bytes} bytes); remove deletes ${from} on ${nodes.join(', ')}, keep leaves it in place.`
+        ).replace(/^/, expired);
         const ask = {
           offer: inUse || unsure ? (['keep', 'recheck'] as const) : (['remove', 'keep'] as const),
           facts: [
@@ -419,10 +453,17 @@ export async function dataPathMove(rawInput: DataPathMoveInputArg): Promise<Runb
 
     /** After the switch, B may hold new writes: going back to A is the operator's call, never automatic. */
     async function revertOrKeep(original: ModuleSpec): Promise<string | undefined> {
-      const choice = await rb.approve(
-        'after-switch',
-        `The runbook stopped after ${module}'s spec moved to ${to}, which may hold new writes; revert puts the spec and its containers back on ${from} (what was written on ${to} stays there, not on ${from}), keep leaves ${module} on ${to}, brings over only what changed on ${from} and recreates there any container still on ${from}.`,
-      );
+      const choice =
+        fleet && !fleet.revertible
+          ? await rb.approve(
+              'after-switch',
+              `The runbook stopped after ${module}'s spec moved to ${to}; other nodes of ${fleet.fleet} run on ${to}, so the spec stays there (revert would put them back on ${from} without what they wrote). keep leaves ${module} on ${to} on ${node}, brings over only what changed on ${from} and recreates there any container still on ${from}.`,
+              { offer: ['keep'] },
+            )
+          : await rb.approve(
+              'after-switch',
+              `The runbook stopped after ${module}'s spec moved to ${to}, which may hold new writes; revert puts the spec and its containers back on ${from} (what was written on ${to} stays there, not on ${from}), keep leaves ${module} on ${to}, brings over only what changed on ${from} and recreates there any container still on ${from}.`,
+            );
       // The spec says B; a container the push left on A would be moved by the next build once the
       // roll-out policy is restored (incident 2). Keep makes the containers match the spec now.
       if (choice === 'keep') {
@@ -485,7 +526,8 @@ async function preflight(input: DataPathMoveInput, nodes: string[]) {
   const hosts = patched(NODE_HOSTS) ? `; ${await recordNodeHosts(nodes)}` : '';
   const sizes = await forEach(nodes, (n) => act.preflightMove({ node: n, from, to }));
   const assigned = await act.moduleNodes({ module });
-  const unnamed = assigned.filter((n) => !nodes.includes(n));
+  // A fleet checked that it names every node; the spec may mount B already (an earlier node switched it).
+  const unnamed = input.fleet ? [] : assigned.filter((n) => !nodes.includes(n));
   if (unnamed.length > 0)
     throw refuse(
       `${module} is assigned to ${assigned.join(', ')}; its spec and policy are the same on every node, so a move changes them all: name them all (--nodes ${assigned.join(',')}) and the runbook moves each node's data`,
@@ -493,7 +535,11 @@ async function preflight(input: DataPathMoveInput, nodes: string[]) {
   const notAssigned = nodes.filter((n) => !assigned.includes(n));
   if (notAssigned.length > 0) throw refuse(`${module} is not assigned to ${notAssigned.join(', ')}`);
   const spec = await act.readModuleSpec({ module });
-  const onOld = await act.containersMounting({ node: input.node, module, path: from });
+  const mountingFrom = await act.containersMounting({ node: input.node, module, path: from });
+  const onOld =
+    mountingFrom.length === 0 && input.fleet
+      ? await act.containersMounting({ node: input.node, module, path: to })
+      : mountingFrom;
   if (onOld.length === 0) throw refuse(`no container of ${module} mounts ${from}`);
   const expected = [...input.containers].sort();
   if (expected.length > 0 && expected.join() !== [...onOld].sort().join())

@@ -5,6 +5,7 @@
 export { edgeFlip } from './edge-flip';
 export { dataPathMove } from './data-path-move';
 export { edgeFlipFleet } from './fleet';
+export { dataPathMoveFleet } from './data-path-move-fleet';
 export { runbookLocks } from './lock';
 export { clearNode } from './clear-node';
 export { nodeMark } from './node-mark';

@@ -171,6 +171,18 @@ describe('the runbooks replay their committed histories', () => {
       await Worker.runReplayHistory(current(), history, fleetWorkflowId('route-proxy'));
   });
 
+  it("data-path-move-fleet.json and its later node's (canary-then-waves: that node removes A on the fleet's approval) replay", async () => {
+    const fleet = readHistory('data-path-move-fleet.json');
+    const child = readHistory('data-path-move-fleet-child.json');
+    assert.equal(acceptedUpdates(child), 0, 'nobody decided on the later node itself');
+    for (const activity of ['copyTree', 'catchUpCopy', 'removeStaleContainers', 'removeTree'])
+      assert.ok(activityTypes(child).includes(activity), activity);
+    assert.equal(acceptedUpdates(fleet), 1, 'the waves approved once at the fleet');
+    assert.ok(activityTypes(fleet).includes('setUpgradePolicy'), 'the fleet froze and restored the policy');
+    await Worker.runReplayHistory(current(), fleet, fleetWorkflowId('store'));
+    await Worker.runReplayHistory(current(), child, runbookWorkflowId('hist-move-b'));
+  });
+
   it("edge-flip-fleet-child-waves.json (a clean node stops its predecessor on the fleet's approval) replays", async () => {
     const history = readHistory('edge-flip-fleet-child-waves.json');
     assert.ok(activityTypes(history).includes('stopModuleContainers'));

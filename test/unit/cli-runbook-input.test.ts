@@ -95,7 +95,7 @@ describe('runbook CLI input', () => {
     assert.equal(kindOfWorkflowType(edgeFlipFleet.name), 'edge-flip', 'a fleet runs edge flips');
     assert.equal(
       runbooksQuery('mesh-runbook'),
-      "WorkflowType IN ('edgeFlip', 'dataPathMove', 'edgeFlipFleet') AND TaskQueue = 'mesh-runbook'",
+      "WorkflowType IN ('edgeFlip', 'dataPathMove', 'edgeFlipFleet', 'dataPathMoveFleet') AND TaskQueue = 'mesh-runbook'",
     );
     assert.equal(kindList(), 'edge-flip and data-path-move');
   });

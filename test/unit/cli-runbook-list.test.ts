@@ -6,7 +6,7 @@ import type { RunInfo } from '../../client/temporal-reads/reads';
 import { MESH_KIND, MESH_NODE, MESH_PHASE, MESH_WAITING_ON } from '../../workflows/search-attributes';
 
 const RUNS =
-  "(WorkflowType IN ('edgeFlip', 'dataPathMove', 'edgeFlipFleet', 'clearNode') OR (WorkflowType = 'nodeMark' AND ExecutionStatus = 'Running'))";
+  "(WorkflowType IN ('edgeFlip', 'dataPathMove', 'edgeFlipFleet', 'dataPathMoveFleet', 'clearNode') OR (WorkflowType = 'nodeMark' AND ExecutionStatus = 'Running'))";
 const BASE = `${RUNS} AND TaskQueue = 'mesh-runbook'`;
 
 function info(status: string, attributes: { node?: string; phase?: string; waitingOn?: string }): RunInfo {

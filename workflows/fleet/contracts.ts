@@ -1,7 +1,8 @@
 import type { SignalDefinition } from '@temporalio/common';
 import { z } from 'zod';
-import { Name } from '../../mesh/schemas';
+import { AbsolutePath, Name, UpgradePolicy } from '../../mesh/schemas';
 import {
+  DataPathMoveInput,
   EdgeFlipInput,
   FleetApproval,
   Phase,
@@ -57,25 +58,30 @@ export const FleetCarried = z.strictObject({
 });
 export type FleetCarried = z.infer<typeof FleetCarried>;
 
+/** What every fleet takes beside its nodes' runbooks: how they run, who approves, where it stands. */
+const FleetRules = {
+  /** How many nodes run at once after the canary, which always runs alone. */
+  waveSize: z.number().int().min(1).default(1),
+  /** Who approves the nodes after the canary (FLEET_APPROVALS); absent: each node its own, as fleets began. */
+  approvals: z.enum(['each-node', 'canary-then-waves', 'canary-only']).optional(),
+  /** Failed or rolled-back nodes after the canary the fleet goes on past; the next one pauses it. Absent: 0. */
+  maxFailures: z.number().int().min(0).optional(),
+  /** At most this many of a wave's nodes run at once. Absent: the whole wave. */
+  maxParallel: z.number().int().min(1).optional(),
+  /** History events a run of the fleet stays under (FLEET_HISTORY_BOUND); a test sets a small one. */
+  historyBound: z.number().int().min(100).optional(),
+  startedBy: z.string().min(1),
+  /** Present in a run the fleet continued as new: where the runs before left it. */
+  carried: FleetCarried.optional(),
+};
+
 export const EdgeFlipFleetInput = z
   .strictObject({
     /** The successor module every node flips to. */
     module: Name,
     /** Each node's edge-flip input, in the order they run: the canary first. */
     runbooks: z.array(EdgeFlipInput).min(1),
-    /** How many nodes run at once after the canary, which always runs alone. */
-    waveSize: z.number().int().min(1).default(1),
-    /** Who approves the nodes after the canary (FLEET_APPROVALS); absent: each node its own, as fleets began. */
-    approvals: z.enum(['each-node', 'canary-then-waves', 'canary-only']).optional(),
-    /** Failed or rolled-back nodes after the canary the fleet goes on past; the next one pauses it. Absent: 0. */
-    maxFailures: z.number().int().min(0).optional(),
-    /** At most this many of a wave's nodes run at once. Absent: the whole wave. */
-    maxParallel: z.number().int().min(1).optional(),
-    /** History events a run of the fleet stays under (FLEET_HISTORY_BOUND); a test sets a small one. */
-    historyBound: z.number().int().min(100).optional(),
-    startedBy: z.string().min(1),
-    /** Present in a run the fleet continued as new: where the runs before left it. */
-    carried: FleetCarried.optional(),
+    ...FleetRules,
   })
   .refine((i) => new Set(i.runbooks.map((r) => r.node)).size === i.runbooks.length, {
     path: ['runbooks'],
@@ -85,6 +91,39 @@ export const EdgeFlipFleetInput = z
     path: ['runbooks'],
     message: "every node's runbook must flip to the fleet's module",
   });
+
+export const DataPathMoveFleetInput = z
+  .strictObject({
+    /** The module whose data moves on every node it is assigned to. */
+    module: Name,
+    from: AbsolutePath,
+    to: AbsolutePath,
+    /** Each node's own move (no `nodes`, no `fleet`: the fleet adds it), in the order they run: the canary first. */
+    runbooks: z.array(DataPathMoveInput).min(1),
+    ...FleetRules,
+    /** The module's upgrade policy before the fleet froze it; set by the first run, carried by the next. */
+    policyBefore: UpgradePolicy.optional(),
+  })
+  .refine((i) => new Set(i.runbooks.map((r) => r.node)).size === i.runbooks.length, {
+    path: ['runbooks'],
+    message: 'names a node twice',
+  })
+  .refine(
+    (i) =>
+      i.runbooks.every(
+        (r) => r.module === i.module && r.from === i.from && r.to === i.to && r.nodes.length === 0,
+      ),
+    {
+      path: ['runbooks'],
+      message: "every node's move must be the fleet's module, paths, and its node alone",
+    },
+  );
+export type DataPathMoveFleetInput = z.infer<typeof DataPathMoveFleetInput>;
+export type DataPathMoveFleetInputArg = z.input<typeof DataPathMoveFleetInput>;
+
+/** What the fleet's shared script needs of either fleet's input. */
+export type AnyFleetInput = EdgeFlipFleetInput | DataPathMoveFleetInput;
+
 /**
  * Who approves the nodes after the canary. each-node: every node its own approval. canary-then-waves: after
  * the canary completed, one fleet approval (approve-waves) lets every later node stop its predecessor
@@ -94,8 +133,10 @@ export const EdgeFlipFleetInput = z
 export const FLEET_APPROVALS = ['each-node', 'canary-then-waves', 'canary-only'] as const;
 export type FleetApprovals = (typeof FLEET_APPROVALS)[number];
 
-/** The fleet's approval gate under canary-then-waves; the approver rules of `approve-stop-predecessor` apply too. */
+/** An edge-flip fleet's approval gate under canary-then-waves; the approver rules of `approve-stop-predecessor` apply too. */
 export const WAVES_GATE = 'approve-waves';
+/** A data-path-move fleet's: the rules of `approve-remove-old-data` apply too (approvers.ts, STANDS_FOR). */
+export const MOVE_WAVES_GATE = 'approve-move-waves';
 
 export type EdgeFlipFleetInput = z.infer<typeof EdgeFlipFleetInput>;
 export type EdgeFlipFleetInputArg = z.input<typeof EdgeFlipFleetInput>;
@@ -118,7 +159,7 @@ export const childReportSignal = { type: 'signal', name: 'childReport' } as Sign
 export const FLEET_ACTIONS = ['continue', 'abort'] as const;
 
 /** Each fleet's workflow type (its workflow function's name) and the kind of runbook its nodes run. */
-export const FLEET_WORKFLOW_TYPES = { edgeFlipFleet: 'edge-flip' } as const satisfies Record<
-  string,
-  RunbookKind
->;
+export const FLEET_WORKFLOW_TYPES = {
+  edgeFlipFleet: 'edge-flip',
+  dataPathMoveFleet: 'data-path-move',
+} as const satisfies Record<string, RunbookKind>;

@@ -2,14 +2,14 @@ import { allHandlersFinished, condition, continueAsNew, patched, workflowInfo } 
 import type { FleetApproval } from '../contracts';
 import type { Progress } from '../runbook/progress';
 import { FLEET_CONTINUE_AS_NEW } from '../runbook/revision';
-import { FLEET_HISTORY_BOUND, type EdgeFlipFleetInput } from './contracts';
+import { FLEET_HISTORY_BOUND, type AnyFleetInput } from './contracts';
 import type { FleetNodes } from './nodes';
 
 /**
  * Whether the fleet should continue as new before its next node start: this run's history passed half the
  * bound. Its second half is left for the nodes running then to end in (mostAtOnce of them).
  */
-export function pastHalfTheBound(input: EdgeFlipFleetInput): boolean {
+export function pastHalfTheBound(input: AnyFleetInput): boolean {
   const bound = input.historyBound ?? FLEET_HISTORY_BOUND;
   return workflowInfo().historyLength > bound / 2 && patched(FLEET_CONTINUE_AS_NEW);
 }
@@ -20,7 +20,7 @@ export function pastHalfTheBound(input: EdgeFlipFleetInput): boolean {
  * awaited by the run that started it, and the children's parent close policy would cancel them.
  */
 export async function continueTheFleet(
-  input: EdgeFlipFleetInput,
+  input: AnyFleetInput,
   {
     progress,
     nodes,
@@ -28,7 +28,7 @@ export async function continueTheFleet(
   }: { progress: Progress; nodes: FleetNodes; approval: FleetApproval | undefined },
 ): Promise<never> {
   await condition(allHandlersFinished);
-  return continueAsNew<(input: EdgeFlipFleetInput) => Promise<unknown>>({
+  return continueAsNew<(input: AnyFleetInput) => Promise<unknown>>({
     ...input,
     carried: {
       status: progress.status,

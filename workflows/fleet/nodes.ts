@@ -14,11 +14,13 @@ import {
   FAILURE,
   QUEUE_MEMO,
   runbookWorkflowId,
+  type DataPathMoveInput,
   type EdgeFlipInput,
   type Phase,
   type RunbookStatus,
   type Waiting,
 } from '../contracts';
+import { dataPathMove } from '../data-path-move';
 import { edgeFlip } from '../edge-flip';
 import { renderPlan } from '../plans';
 import { failureMessage } from '../runbook/failures';
@@ -28,6 +30,10 @@ import { MESH_KIND, MESH_MODULE, MESH_NODE, MESH_PHASE } from '../search-attribu
 import { childReportSignal, type ChildReport, type FleetNodeEnd } from './contracts';
 
 type Ended = Exclude<Phase, 'running' | 'waiting'>;
+
+/** One node's runbook as its fleet starts it: the kind and that kind's input for the node. */
+export type FleetChild =
+  { kind: 'edge-flip'; input: EdgeFlipInput } | { kind: 'data-path-move'; input: DataPathMoveInput };
 
 /** Names as one line an operator reads: every one of a few, the first and last of many and how many. */
 export function namesLine(names: readonly string[], most = 10): string {
@@ -80,13 +86,13 @@ export class FleetNodes {
   }
 
   /** Starts the node's own runbook as a child; a start Temporal refuses (the node is busy) ends the node failed. */
-  async start(input: EdgeFlipInput): Promise<void> {
-    const { node } = input;
+  async start(runbook: FleetChild): Promise<void> {
+    const { node } = runbook.input;
     const run: NodeRun = { node, acknowledged: false, settled: Promise.resolve() };
     this.runs.set(node, run);
     this.progress.mark(node, 'running', `starting ${runbookWorkflowId(node)}`);
     try {
-      const child = await this.children.run(() => startChild(edgeFlip, childOptions(input)));
+      const child = await this.children.run(() => startNodeRunbook(runbook));
       run.settled = child.result().then(
         (status) => {
           run.final = status;
@@ -180,20 +186,26 @@ export class FleetNodes {
   }
 }
 
+/** The node's runbook as a child; its result, whatever the kind, is the node's final status. */
+async function startNodeRunbook(runbook: FleetChild): Promise<{ result(): Promise<RunbookStatus> }> {
+  if (runbook.kind === 'edge-flip')
+    return startChild(edgeFlip, { ...childOptions(runbook), args: [runbook.input] });
+  return startChild(dataPathMove, { ...childOptions(runbook), args: [runbook.input] });
+}
+
 /** The child runs as a single start would: the node's id, the same summary, details and search attributes. */
-function childOptions(input: EdgeFlipInput) {
-  const described = launchDescription('edge-flip', input);
+function childOptions({ kind, input }: FleetChild) {
+  const described = launchDescription(kind, input);
   return {
     workflowId: runbookWorkflowId(input.node),
-    args: [input] as [EdgeFlipInput],
     workflowIdReusePolicy: WorkflowIdReusePolicy.ALLOW_DUPLICATE,
     memo: { [QUEUE_MEMO]: runbookQueue() },
     staticSummary: described.summary,
-    staticDetails: `${described.parameters.join('\n\n')}\n\n${renderPlan('edge-flip')}`,
+    staticDetails: `${described.parameters.join('\n\n')}\n\n${renderPlan(kind)}`,
     typedSearchAttributes: [
       { key: MESH_NODE, value: input.node },
       { key: MESH_MODULE, value: input.module },
-      { key: MESH_KIND, value: 'edge-flip' },
+      { key: MESH_KIND, value: kind },
       { key: MESH_PHASE, value: 'running' },
     ],
     // An abort waits for the node's compensations; a fleet that ends any other way asks its nodes to abort.

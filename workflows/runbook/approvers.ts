@@ -1,7 +1,13 @@
 import type { RunbookPolicy } from '../policy';
 
-/** Gates whose approval stands for another's: a fleet's approve-waves approves its later nodes' stops. */
-export const STANDS_FOR: Readonly<Record<string, string>> = { 'approve-waves': 'approve-stop-predecessor' };
+/**
+ * Gates whose approval stands for another's: an edge-flip fleet's approve-waves approves its later nodes'
+ * stops, a data-path-move fleet's approve-move-waves their removal of the old data.
+ */
+export const STANDS_FOR: Readonly<Record<string, string>> = {
+  'approve-waves': 'approve-stop-predecessor',
+  'approve-move-waves': 'approve-remove-old-data',
+};
 
 /**
  * Why `by` may not decide at `gate`, or undefined when the policy lets them. A gate that stands for another

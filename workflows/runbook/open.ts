@@ -131,7 +131,7 @@ async function refuseUncleared(node: string, lastRun: Promise<LastRun>): Promise
   );
 }
 
-async function takeLocks(
+export async function takeLocks(
   locks: Locks,
   touches: NonNullable<RunbookIdentity['touches']>,
   progress: Progress,

@@ -248,6 +248,7 @@ export class Runbook<P extends RunbookPlan> {
     gate: G,
     approval: FleetApproval,
     gates: readonly GateName<P>[],
+    action: ActionAt<P, G> | 'approve' = 'approve',
   ): boolean | { expired: string } {
     const looks = gates.map((name) => ({ name, hash: this.okAtFirstLook.get(name) }));
     if (looks.some((look) => look.hash === undefined)) return false;
@@ -261,7 +262,7 @@ export class Runbook<P extends RunbookPlan> {
     const given = `${approval.gate} of ${approval.runbook}`;
     this.progress.recordDecision({
       gate,
-      action: 'approve',
+      action,
       by: approval.by,
       evidence: approval.evidence,
       comment: `the fleet's approval (${given}); ok at first look: ${rested}`,

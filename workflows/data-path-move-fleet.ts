@@ -1,0 +1,113 @@
+import { CancellationScope, workflowInfo } from '@temporalio/workflow';
+import type { UpgradePolicy } from '../mesh/schemas';
+import { parseInput, Timings, type RunbookStatus } from './contracts';
+import { DATA_PATH_MOVE_STANDS_FOR } from './fleet/approvals';
+import { DataPathMoveFleetInput, type DataPathMoveFleetInputArg } from './fleet/contracts';
+import { runFleet } from './fleet/run';
+import { act } from './runbook/activities';
+import { refuse } from './runbook/failures';
+import { Locks } from './runbook/locks';
+import { takeLocks } from './runbook/open';
+import type { Progress } from './runbook/progress';
+import { PREFLIGHT } from './runbook/step-declarations';
+
+/**
+ * Moves a module's data on every node it is assigned to, node by node: each node's own data-path move runs
+ * as a child workflow on that node's worker, the canary alone first, then waves (fleet/run.ts). The spec and
+ * the upgrade policy are the module's, not a node's, so the fleet holds the module's lock throughout,
+ * freezes the policy before the canary and restores it only once every node runs on the new path (or none
+ * does); the canary's switch moves the spec for all, and each later node recreates its containers on B
+ * only after its own copy is verified. A fleet approval lets a clean node remove its old data.
+ */
+export async function dataPathMoveFleet(rawInput: DataPathMoveFleetInputArg): Promise<RunbookStatus> {
+  const input = parseInput(DataPathMoveFleetInput, rawInput);
+  const { module, from, to } = input;
+  const [first] = input.runbooks;
+  const anyNode = first?.node ?? '';
+  const locks = new Locks();
+  let policyBefore: UpgradePolicy | undefined = input.policyBefore;
+
+  return runFleet(input, {
+    kind: 'data-path-move',
+    standsFor: DATA_PATH_MOVE_STANDS_FOR,
+    child: (runbook, approval, revertible) => ({
+      kind: 'data-path-move',
+      input: {
+        ...runbook,
+        fleet: { fleet: workflowInfo().workflowId, policy: policyBefore ?? 'manual', revertible },
+        ...(approval ? { fleetApproval: approval } : {}),
+      },
+    }),
+    begin: async (progress) => {
+      await takeLocks(
+        locks,
+        { nodes: [], modules: [module], what: `data-path-move fleet of ${module}` },
+        progress,
+        first?.timings ?? Timings.parse({}),
+      );
+      policyBefore ??= await preflightAndFreeze(progress);
+    },
+    end: (progress, allCompleted) =>
+      CancellationScope.nonCancellable(async () => {
+        try {
+          return await restoreWhenSafe(progress, allCompleted);
+        } finally {
+          await locks.release();
+        }
+      }),
+    // The next run asks for the module's lock again before it starts any node.
+    beforeContinue: async () => {
+      await locks.release();
+      return policyBefore ? { policyBefore } : {};
+    },
+  });
+
+  /** Every node the module runs on is in the fleet, its containers mount A; then the policy is frozen. */
+  async function preflightAndFreeze(progress: Progress): Promise<UpgradePolicy> {
+    progress.mark(PREFLIGHT, 'running', `checks ${module} on every node`);
+    const named = input.runbooks.map((runbook) => runbook.node);
+    const assigned = await act.moduleNodes({ module });
+    const left = assigned.filter((node) => !named.includes(node));
+    if (left.length > 0)
+      throw refuse(
+        `${module} is assigned to ${left.join(', ')} too; its spec and policy are the same on every node, so the fleet must move them all: name them too (--nodes ${[...named, ...left].join(',')})`,
+      );
+    const strangers = named.filter((node) => !assigned.includes(node));
+    if (strangers.length > 0) throw refuse(`${module} is not assigned to ${strangers.join(', ')}`);
+    const spec = await act.readModuleSpec({ module });
+    const onOld = await act.containersMounting({ node: anyNode, module, path: from });
+    if (onOld.length === 0) {
+      const onNew = await act.containersMounting({ node: anyNode, module, path: to });
+      throw refuse(
+        onNew.length > 0
+          ? `${module}'s spec mounts ${to} already, not ${from}: an earlier move switched it; move what is left node by node`
+          : `no container of ${module} mounts ${from}`,
+      );
+    }
+    progress.mark(PREFLIGHT, 'done', `${module} on ${named.length} nodes; ${onOld.join(', ')} mount ${from}`);
+    progress.mark('freeze-policy', 'running');
+    await act.setUpgradePolicy({ module, policy: 'manual' });
+    progress.mark('freeze-policy', 'done', `was ${spec.upgradePolicy}; manual until every node moved`);
+    return spec.upgradePolicy;
+  }
+
+  /**
+   * Back to the policy it had once every node runs on B, or when the spec mounts A again (no node switched,
+   * or the canary went back). Otherwise it stays manual: a roll-out would recreate the unmoved nodes'
+   * containers on B, without their data (incident 2).
+   */
+  async function restoreWhenSafe(progress: Progress, allCompleted: boolean): Promise<string | undefined> {
+    if (policyBefore === undefined) return undefined;
+    const onNew = await act.containersMounting({ node: anyNode, module, path: to });
+    if (allCompleted || onNew.length === 0) {
+      await act.setUpgradePolicy({ module, policy: policyBefore });
+      progress.mark('restore-policy', 'done', `back to ${policyBefore}`);
+      return allCompleted
+        ? undefined
+        : `${module}'s policy back to ${policyBefore} (its spec mounts ${from})`;
+    }
+    const left = `left manual: ${module}'s spec mounts ${to} while not every node runs there, and a roll-out would recreate the others' containers on ${to} without their data; move the rest, then set it to ${policyBefore}`;
+    progress.mark('restore-policy', 'skipped', left);
+    return `${module}'s policy ${left}`;
+  }
+}
