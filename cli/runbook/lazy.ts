@@ -4,6 +4,7 @@ import type * as Client from './client';
 import type * as Decision from './decide/decision';
 import type * as Demo from './demo/run';
 import type * as Fleet from './start/fleet-launch';
+import type * as MoveFleet from './start/move-fleet-launch';
 import type * as FleetPlan from './plan/fleet-plan';
 import type * as Follow from './follow/follow';
 import type * as HistoryRead from './history/read';
@@ -32,6 +33,7 @@ export const load = {
   decision: () => require('./decide/decision') as typeof Decision,
   demo: () => require('./demo/run') as typeof Demo,
   fleet: () => require('./start/fleet-launch') as typeof Fleet,
+  moveFleet: () => require('./start/move-fleet-launch') as typeof MoveFleet,
   follow: () => require('./follow/follow') as typeof Follow,
   historyRead: () => require('./history/read') as typeof HistoryRead,
   historyRender: () => require('./history/render') as typeof HistoryRender,

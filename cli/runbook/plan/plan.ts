@@ -75,7 +75,7 @@ export function registerPlan(runbook: Command): void {
     .addHelpText('after', EXIT_CODES)
     .action(async (options: object) => {
       const opts = parseOptions(DataPathMoveOptions, { ...options });
-      const input = dataPathMoveInputFrom({ ...opts, detach: false, yes: false }, operator(opts.as));
+      const input = dataPathMoveInputFrom(opts, operator(opts.as));
       await printPlan({ kind: 'data-path-move', input }, opts.json);
     });
 }

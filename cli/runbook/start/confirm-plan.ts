@@ -9,6 +9,10 @@ export interface ConfirmOptions {
   /** Start without asking. */
   yes: boolean;
   json: boolean;
+  /** Only what the plan refuses, not its lines (a fleet's plan of every node at once). */
+  quiet?: boolean;
+  /** The question on a terminal, instead of `start <kind> on <node>?`. */
+  question?: string;
 }
 
 /**
@@ -24,13 +28,14 @@ export async function showPlanAndConfirm(
   const asking = !options.yes && Boolean(process.stdin.isTTY);
   const plan = await planOrNote(kind, input);
   if (plan?.outcome === 'refused') throw refusedByPlan([plan]);
-  if (plan) {
+  if (plan && !options.quiet) {
     const { planAsLines } = load.plan();
     // stdout is for JSON under --json: the plan is in the `started` document, and shown on stderr to ask.
     const out = options.json ? (asking ? process.stderr : undefined) : process.stdout;
     out?.write(`${planAsLines(plan).join('\n')}\n\n`);
   }
-  if (asking && !(await yes(`start ${kind} on ${(input as { node: string }).node}? [y/N] `)))
+  const question = options.question ?? `start ${kind} on ${(input as { node: string }).node}? [y/N] `;
+  if (asking && !(await yes(question)))
     throw new UsageError(
       'Not started: the answer was not yes.',
       'Run the same command with --yes to start without asking.',

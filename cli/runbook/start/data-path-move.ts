@@ -6,6 +6,7 @@ import { UsageError } from '../../errors';
 import { operator } from '../kinds';
 import { load } from '../lazy';
 import { parseOptions } from '../options';
+import { addFleetRuleOptions, FleetOptionsSchema } from './fleet-command';
 import { firstIssue } from '../../../mesh/zod-issue';
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
@@ -23,9 +24,12 @@ export const DataPathMoveOptions = z.object({
 });
 
 const Options = DataPathMoveOptions.extend({
+  ...FleetOptionsSchema.omit({ nodes: true, allNodesWith: true }).shape,
+  node: z.string().optional(),
   detach: z.boolean().default(false),
   yes: z.boolean().default(false),
 });
+export type DataPathMoveStartOptions = z.infer<typeof Options>;
 
 /** `--nodes a,b`: every node the module is assigned to, the runbook's own `--node` among them. */
 function nodeList(node: string, nodes: string | undefined): string[] {
@@ -45,7 +49,7 @@ function nodeList(node: string, nodes: string | undefined): string[] {
 }
 
 /** The workflow input from the options; path mistakes are refused here, before anything starts. */
-export function dataPathMoveInputFrom(options: z.infer<typeof Options>, startedBy: string) {
+export function dataPathMoveInputFrom(options: z.infer<typeof DataPathMoveOptions>, startedBy: string) {
   let paths: { from: string; to: string };
   try {
     paths = checkMovePaths(options.from, options.to);
@@ -82,13 +86,13 @@ export function dataPathMoveInputFrom(options: z.infer<typeof Options>, startedB
 }
 
 export function registerStartDataPathMove(start: Command): void {
-  start
+  const command = start
     .command('data-path-move')
     .description(
       "move a module's data to a new host path; containers must be recreated on it, the old data stays until approved",
     )
     .addHelpText('after', () => `\n${load.plans().planHelp('data-path-move')}`)
-    .requiredOption('--node <node>', 'the node the data lives on')
+    .option('--node <node>', 'the node the data lives on (for a fleet: --nodes)')
     .requiredOption('--module <module>', 'the module whose data moves')
     .requiredOption('--from <path>', 'the host path the data is on now')
     .requiredOption('--to <path>', 'the host path it moves to (absent or empty)')
@@ -99,7 +103,7 @@ export function registerStartDataPathMove(start: Command): void {
     )
     .option(
       '--nodes <a,b>',
-      "every node the module is assigned to, --node among them: its spec is fleet-wide, so the move changes them all and moves each one's data (preflight refuses a move that leaves one out)",
+      "every node the module is assigned to (its spec is the module's, so a move changes them all; one left out is refused). Without --node: a fleet, one move per node on its own worker, the first (or --canary) alone first, then waves. With --node among them: one runbook that moves every node at once",
     )
     .option('--as <user>', 'who starts the runbook (default: your OS user)')
     .option('--detach', 'start it and return; do not follow it')
@@ -107,11 +111,37 @@ export function registerStartDataPathMove(start: Command): void {
     .option(
       '--json',
       'print JSON: the started runbook with --detach, else JSON lines as it goes (the last one has its final status)',
-    )
-    .action(async (options: object) => {
-      const opts = parseOptions(Options, { ...options });
-      const input = dataPathMoveInputFrom(opts, operator(opts.as));
-      const { launch } = load.launch();
-      await launch(load.workflows().dataPathMove, input, opts);
-    });
+    );
+  addFleetRuleOptions(command, 'moves').action(async (options: object) => {
+    const opts = parseOptions(Options, { ...options });
+    const node = singleMoveNode(opts);
+    if (node === undefined)
+      return load.moveFleet().launchMoveFleet({ ...opts, nodes: opts.nodes ?? '' }, operator(opts.as));
+    const input = dataPathMoveInputFrom({ ...opts, node }, operator(opts.as));
+    const { launch } = load.launch();
+    await launch(load.workflows().dataPathMove, input, opts);
+  });
+}
+
+/** The node a single move runs on (all named nodes at once with --nodes); undefined for a fleet. */
+function singleMoveNode(options: z.infer<typeof Options>): string | undefined {
+  const rules = [
+    options.canary,
+    options.waveSize,
+    options.approvals,
+    options.maxFailures,
+    options.maxParallel,
+    options.historyBound,
+  ].some((o) => o !== undefined);
+  if (options.node !== undefined && rules)
+    throw new UsageError(
+      `--node ${options.node} starts one runbook, and the fleet options (--canary, --wave-size, --approvals, --max-failures, --max-parallel, --history-bound) are a fleet's; give one or the other.`,
+      `For a fleet leave out --node: --nodes ${options.nodes ?? `${options.node},<other nodes>`}.`,
+    );
+  if (options.node === undefined && options.nodes === undefined)
+    throw new UsageError(
+      'Name the node whose data moves with --node, or a fleet with --nodes a,b,c.',
+      'For example --node forge1, or --nodes forge1,forge2,forge3 (the first is the canary).',
+    );
+  return options.node;
 }

@@ -16,14 +16,20 @@ export const FleetOptionsSchema = z.object({
 });
 
 export function addFleetOptions(command: Command): Command {
-  return command
+  command
     .option(
       '--nodes <a,b,c>',
       'a fleet: one runbook per node, run by one fleet runbook; the first node (or --canary) alone first, then waves; addresses may hold {node} or be node=url pairs (a=http://..,b=http://..)',
     )
-    .option('--all-nodes-with <module>', 'a fleet of every node the module is assigned to (as mesh says)')
-    .option('--canary <node>', "the fleet's node to flip first, alone (default: the first)")
-    .option('--wave-size <count>', 'how many nodes a fleet flips at once after the canary (default 1)')
+    .option('--all-nodes-with <module>', 'a fleet of every node the module is assigned to (as mesh says)');
+  return addFleetRuleOptions(command, 'flips');
+}
+
+/** How a fleet runs its nodes after the canary: the options both kinds of fleet take. */
+export function addFleetRuleOptions(command: Command, does: 'flips' | 'moves'): Command {
+  return command
+    .option('--canary <node>', `the fleet's node that ${does} first, alone (default: the first)`)
+    .option('--wave-size <count>', `how many nodes a fleet ${does} at once after the canary (default 1)`)
     .option(
       '--approvals <policy>',
       "who approves a fleet's later nodes: canary-then-waves (default: after the canary, one approval for the rest, each node clean at every gate's first look; any other asks its own), canary-only (the canary's approval stands for them), each-node",

@@ -76,7 +76,7 @@ export async function launchFleet(
 }
 
 /** A node whose own runbook runs, or whose last one could not roll back, keeps the whole fleet from starting. */
-async function refuseBusyNode(rb: RunbookClient, node: string): Promise<void> {
+export async function refuseBusyNode(rb: RunbookClient, node: string): Promise<void> {
   const id = runbookWorkflowId(node);
   const last = await lastRunOf(rb.client, id);
   if (last.kind === 'runbook' && last.status === 'RUNNING') throw await busy(rb, id, node);

@@ -1,4 +1,4 @@
-import type { EdgeFlipInput } from '../../../workflows/contracts';
+import type { DataPathMoveInput, EdgeFlipInput } from '../../../workflows/contracts';
 import { UsageError } from '../../errors';
 
 /**
@@ -16,10 +16,11 @@ const bytes = (value: unknown) => Buffer.byteLength(JSON.stringify(value));
  * The bytes a fleet carries into its last continue-as-new when every node ended clean: its input, and for
  * each node its end and its step, whose sentences name the node's public names.
  */
-export function carriedBytes(input: { runbooks: EdgeFlipInput[] }): number {
+export function carriedBytes(input: { runbooks: (EdgeFlipInput | DataPathMoveInput)[] }): number {
   let total = FIXED_BYTES + bytes(input);
-  for (const { node, module, predecessor, publicNames } of input.runbooks) {
-    const outcome = `${module} serves ${publicNames.join(', ')} on ${node}; ${predecessor} is stopped and unassigned`;
+  for (const runbook of input.runbooks) {
+    const { node } = runbook;
+    const outcome = cleanOutcome(runbook);
     total += bytes({ node, phase: 'completed', outcome, acknowledged: false });
     total += bytes({
       name: node,
@@ -32,8 +33,15 @@ export function carriedBytes(input: { runbooks: EdgeFlipInput[] }): number {
   return total;
 }
 
+/** A clean node's outcome, as its runbook words it at the end. */
+function cleanOutcome(runbook: EdgeFlipInput | DataPathMoveInput): string {
+  const { node, module } = runbook;
+  if ('from' in runbook) return `${module} runs on ${runbook.to} on ${node}; ${runbook.from} removed`;
+  return `${module} serves ${runbook.publicNames.join(', ')} on ${node}; ${runbook.predecessor} is stopped and unassigned`;
+}
+
 /** A fleet whose carried state would pass Temporal's payload limit at a continue-as-new is refused at start. */
-export function refuseOversizedFleet(input: { runbooks: EdgeFlipInput[] }): void {
+export function refuseOversizedFleet(input: { runbooks: (EdgeFlipInput | DataPathMoveInput)[] }): void {
   const carried = carriedBytes(input);
   if (carried <= FLEET_CARRIED_MOST_BYTES) return;
   const nodes = input.runbooks.length;

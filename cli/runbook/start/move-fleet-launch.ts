@@ -1,0 +1,133 @@
+import { WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
+import { fleetOrderLine, fleetRulesLine, startDataPathMoveFleet } from '../../../client/start-fleet';
+import { MeshRefusedError } from '../../../mesh/errors';
+import {
+  DataPathMoveFleetInput,
+  fleetWorkflowId,
+  type DataPathMoveFleetInputArg,
+} from '../../../workflows/fleet/contracts';
+import { firstIssueText } from '../../../mesh/zod-issue';
+import { UsageError } from '../../errors';
+import { printJson, printJsonLine, printLine } from '../../output';
+import { withClient } from '../client';
+import { exitForPhase } from '../exit-codes';
+import { concludeFollow, follow } from '../follow/follow';
+import { load } from '../lazy';
+import { showPlanAndConfirm } from './confirm-plan';
+import { dataPathMoveInputFrom, type DataPathMoveStartOptions } from './data-path-move';
+import { refuseBusyNode } from './fleet-launch';
+import { fleetOrder, fleetRulesOption, nodeListOption, type FleetOptions } from './fleet-options';
+import { refuseOversizedFleet } from './fleet-size';
+import { busy, type LaunchOptions } from './launch';
+
+type MoveFleetOptions = Omit<DataPathMoveStartOptions, 'node' | 'nodes'> &
+  FleetOptions & { nodes: string } & LaunchOptions;
+
+/**
+ * `mesh runbook start data-path-move --nodes a,b,c`: one move per node, run by one fleet, the canary first.
+ * Refused before anything starts: a node mesh does not know, a node of the module left out (its spec and
+ * policy are the module's: the fleet moves every node), a busy node, what any node's preflight would refuse.
+ */
+export async function launchMoveFleet(options: MoveFleetOptions, startedBy: string): Promise<void> {
+  const input = await moveFleetInputFromMesh(options, startedBy);
+  const nodes = input.runbooks.map((runbook) => runbook.node);
+  await withClient(
+    async (rb) => {
+      for (const node of nodes) await refuseBusyNode(rb, node);
+      // One plan over every node, as a move of them all at once: the same preflight each node's move runs.
+      const [first] = input.runbooks;
+      await showPlanAndConfirm(
+        'data-path-move',
+        { ...first, nodes },
+        {
+          yes: options.yes ?? false,
+          json: options.json,
+          quiet: true,
+          question: `start the data-path-move fleet of ${input.module} on ${nodes.join(', ')}? [y/N] `,
+        },
+      );
+      const id = fleetWorkflowId(input.module);
+      try {
+        await startDataPathMoveFleet(rb.client, load.workflows().dataPathMoveFleet, input, {
+          taskQueue: rb.taskQueue,
+        });
+      } catch (error) {
+        if (error instanceof WorkflowExecutionAlreadyStartedError) throw await busy(rb, id, 'the fleet');
+        throw error;
+      }
+      const started = {
+        id,
+        kind: 'data-path-move',
+        fleet: fleetOrderLine(input),
+        rules: fleetRulesLine(input),
+        taskQueue: rb.taskQueue,
+        input,
+      };
+      const what = `data-path-move fleet of ${input.module}, ${input.from} → ${input.to}: ${started.fleet}`;
+      if (options.detach) {
+        if (options.json) return printJson(started);
+        printLine(`started ${id} (${what}) on task queue ${rb.taskQueue}`);
+        printLine(`rules: ${started.rules}`);
+        return printLine(`follow it with \`mesh runbook watch ${id}\``);
+      }
+      if (options.json) printJsonLine({ event: 'started', ...started });
+      else {
+        printLine(`started ${id} (${what})`);
+        printLine(`rules: ${started.rules}`);
+      }
+      const end = await follow(rb, id, { stopWhenWaiting: true, quiet: false, json: options.json });
+      concludeFollow(end, options.json, exitForPhase);
+    },
+    { operator: startedBy },
+  );
+}
+
+/** The fleet's input: each node's move validated as a single start's, every node of the module named. */
+async function moveFleetInputFromMesh(
+  options: MoveFleetOptions,
+  startedBy: string,
+): Promise<DataPathMoveFleetInput> {
+  const rules = fleetRulesOption(options);
+  const named = nodeListOption(options.nodes);
+  const mesh = load.workerDeps().depsFromEnv().mesh;
+  const assigned = await mesh.moduleNodes(options.module).catch((error: unknown) => {
+    if (error instanceof MeshRefusedError)
+      throw new UsageError(
+        `--module ${options.module}: ${error.message}`,
+        'See the modules with `mesh local module list`.',
+      );
+    throw error;
+  });
+  const left = assigned.filter((node) => !named.includes(node));
+  if (left.length > 0)
+    throw new UsageError(
+      `${options.module} is assigned to ${left.join(', ')} too; its spec and policy are the module's, so a fleet moves every node it runs on.`,
+      `Name them all: --nodes ${[...named, ...left].join(',')}.`,
+    );
+  const strangers = named.filter((node) => !assigned.includes(node));
+  if (strangers.length > 0)
+    throw new UsageError(
+      `--nodes names ${strangers.join(', ')}, where ${options.module} is not assigned.`,
+      `Name the nodes it runs on: --nodes ${assigned.join(',') || '<nodes>'}.`,
+    );
+  const runbooks = fleetOrder(named, options.canary).map((node) =>
+    dataPathMoveInputFrom({ ...options, node, nodes: undefined }, startedBy),
+  );
+  const [first] = runbooks;
+  const raw: DataPathMoveFleetInputArg = {
+    module: options.module,
+    from: first?.from ?? options.from,
+    to: first?.to ?? options.to,
+    runbooks,
+    ...rules,
+    startedBy,
+  };
+  const parsed = DataPathMoveFleetInput.safeParse(raw);
+  if (!parsed.success)
+    throw new UsageError(
+      `The fleet's input is invalid: ${firstIssueText(parsed.error)}.`,
+      'Check --nodes, --from and --to.',
+    );
+  refuseOversizedFleet(parsed.data);
+  return parsed.data;
+}
