@@ -7,6 +7,7 @@ import { operator } from '../kinds';
 import { load } from '../lazy';
 import { parseOptions } from '../options';
 import { addFleetRuleOptions, FleetOptionsSchema } from './fleet-command';
+import { asksForFleet } from './fleet-options';
 import { firstIssue } from '../../../mesh/zod-issue';
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
@@ -125,14 +126,7 @@ export function registerStartDataPathMove(start: Command): void {
 
 /** The node a single move runs on (all named nodes at once with --nodes); undefined for a fleet. */
 function singleMoveNode(options: z.infer<typeof Options>): string | undefined {
-  const rules = [
-    options.canary,
-    options.waveSize,
-    options.approvals,
-    options.maxFailures,
-    options.maxParallel,
-    options.historyBound,
-  ].some((o) => o !== undefined);
+  const rules = asksForFleet({ ...options, nodes: undefined });
   if (options.node !== undefined && rules)
     throw new UsageError(
       `--node ${options.node} starts one runbook, and the fleet options (--canary, --wave-size, --approvals, --max-failures, --max-parallel, --history-bound) are a fleet's; give one or the other.`,

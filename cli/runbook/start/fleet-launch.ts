@@ -40,39 +40,62 @@ export async function launchFleet(
         const predicted = plan ? predictedVerdicts(plan) : undefined;
         if (predicted) runbook.predicted = predicted;
       }
-      const id = fleetWorkflowId(input.module);
-      try {
-        await startEdgeFlipFleet(rb.client, load.workflows().edgeFlipFleet, input, {
-          taskQueue: rb.taskQueue,
-        });
-      } catch (error) {
-        if (error instanceof WorkflowExecutionAlreadyStartedError) throw await busy(rb, id, 'the fleet');
-        throw error;
-      }
-      const started = {
-        id,
+      await startFleetAndFollow(rb, options, {
         kind: 'edge-flip',
-        fleet: fleetOrderLine(input),
-        rules: fleetRulesLine(input),
-        taskQueue: rb.taskQueue,
         input,
-      };
-      if (options.detach) {
-        if (options.json) return printJson(started);
-        printLine(`started ${id} (edge-flip fleet: ${started.fleet}) on task queue ${rb.taskQueue}`);
-        printLine(`rules: ${started.rules}`);
-        return printLine(`follow it with \`mesh runbook watch ${id}\``);
-      }
-      if (options.json) printJsonLine({ event: 'started', ...started });
-      else {
-        printLine(`started ${id} (edge-flip fleet: ${started.fleet})`);
-        printLine(`rules: ${started.rules}`);
-      }
-      const end = await follow(rb, id, { stopWhenWaiting: true, quiet: false, json: options.json });
-      concludeFollow(end, options.json, exitForPhase);
+        what: (order) => `edge-flip fleet: ${order}`,
+        start: () =>
+          startEdgeFlipFleet(rb.client, load.workflows().edgeFlipFleet, input, { taskQueue: rb.taskQueue }),
+      });
     },
     { operator: startedBy },
   );
+}
+
+/** What a fleet's start says and follows, whatever its kind. */
+interface FleetStart {
+  kind: 'edge-flip' | 'data-path-move';
+  input: Parameters<typeof fleetOrderLine>[0] & Parameters<typeof fleetRulesLine>[0] & { module: string };
+  /** The fleet named in the started line, given its order: `edge-flip fleet: canary a, then ...`. */
+  what: (order: string) => string;
+  start: () => Promise<unknown>;
+}
+
+/** Starts the fleet (a fleet of the module running already is refused as busy), says so, and follows it. */
+export async function startFleetAndFollow(
+  rb: RunbookClient,
+  options: LaunchOptions,
+  fleet: FleetStart,
+): Promise<void> {
+  const id = fleetWorkflowId(fleet.input.module);
+  try {
+    await fleet.start();
+  } catch (error) {
+    if (error instanceof WorkflowExecutionAlreadyStartedError) throw await busy(rb, id, 'the fleet');
+    throw error;
+  }
+  const order = fleetOrderLine(fleet.input);
+  const started = {
+    id,
+    kind: fleet.kind,
+    fleet: order,
+    rules: fleetRulesLine(fleet.input),
+    taskQueue: rb.taskQueue,
+    input: fleet.input,
+  };
+  if (options.detach) {
+    if (options.json) return printJson(started);
+    printLine(`started ${id} (${fleet.what(order)}) on task queue ${rb.taskQueue}`);
+    printLine(`rules: ${started.rules}`);
+    return printLine(`follow it with \`mesh runbook watch ${id}\``);
+  }
+  if (options.json) printJsonLine({ event: 'started', ...started });
+  else {
+    printLine(`started ${id} (${fleet.what(order)})`);
+    printLine(`rules: ${started.rules}`);
+  }
+  const end = await follow(rb, id, { stopWhenWaiting: true, quiet: false, json: options.json });
+  concludeFollow(end, options.json, exitForPhase);
 }
 
 /** A node whose own runbook runs, or whose last one could not roll back, keeps the whole fleet from starting. */

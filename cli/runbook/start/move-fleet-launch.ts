@@ -1,24 +1,16 @@
-import { WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
-import { fleetOrderLine, fleetRulesLine, startDataPathMoveFleet } from '../../../client/start-fleet';
+import { startDataPathMoveFleet } from '../../../client/start-fleet';
 import { MeshRefusedError } from '../../../mesh/errors';
-import {
-  DataPathMoveFleetInput,
-  fleetWorkflowId,
-  type DataPathMoveFleetInputArg,
-} from '../../../workflows/fleet/contracts';
+import { DataPathMoveFleetInput, type DataPathMoveFleetInputArg } from '../../../workflows/fleet/contracts';
 import { firstIssueText } from '../../../mesh/zod-issue';
 import { UsageError } from '../../errors';
-import { printJson, printJsonLine, printLine } from '../../output';
 import { withClient } from '../client';
-import { exitForPhase } from '../exit-codes';
-import { concludeFollow, follow } from '../follow/follow';
 import { load } from '../lazy';
 import { showPlanAndConfirm } from './confirm-plan';
 import { dataPathMoveInputFrom, type DataPathMoveStartOptions } from './data-path-move';
-import { refuseBusyNode } from './fleet-launch';
+import { refuseBusyNode, startFleetAndFollow } from './fleet-launch';
 import { fleetOrder, fleetRulesOption, nodeListOption, type FleetOptions } from './fleet-options';
 import { refuseOversizedFleet } from './fleet-size';
-import { busy, type LaunchOptions } from './launch';
+import type { LaunchOptions } from './launch';
 
 type MoveFleetOptions = Omit<DataPathMoveStartOptions, 'node' | 'nodes'> &
   FleetOptions & { nodes: string } & LaunchOptions;
@@ -46,37 +38,15 @@ export async function launchMoveFleet(options: MoveFleetOptions, startedBy: stri
           question: `start the data-path-move fleet of ${input.module} on ${nodes.join(', ')}? [y/N] `,
         },
       );
-      const id = fleetWorkflowId(input.module);
-      try {
-        await startDataPathMoveFleet(rb.client, load.workflows().dataPathMoveFleet, input, {
-          taskQueue: rb.taskQueue,
-        });
-      } catch (error) {
-        if (error instanceof WorkflowExecutionAlreadyStartedError) throw await busy(rb, id, 'the fleet');
-        throw error;
-      }
-      const started = {
-        id,
+      await startFleetAndFollow(rb, options, {
         kind: 'data-path-move',
-        fleet: fleetOrderLine(input),
-        rules: fleetRulesLine(input),
-        taskQueue: rb.taskQueue,
         input,
-      };
-      const what = `data-path-move fleet of ${input.module}, ${input.from} → ${input.to}: ${started.fleet}`;
-      if (options.detach) {
-        if (options.json) return printJson(started);
-        printLine(`started ${id} (${what}) on task queue ${rb.taskQueue}`);
-        printLine(`rules: ${started.rules}`);
-        return printLine(`follow it with \`mesh runbook watch ${id}\``);
-      }
-      if (options.json) printJsonLine({ event: 'started', ...started });
-      else {
-        printLine(`started ${id} (${what})`);
-        printLine(`rules: ${started.rules}`);
-      }
-      const end = await follow(rb, id, { stopWhenWaiting: true, quiet: false, json: options.json });
-      concludeFollow(end, options.json, exitForPhase);
+        what: (order) => `data-path-move fleet of ${input.module}, ${input.from} → ${input.to}: ${order}`,
+        start: () =>
+          startDataPathMoveFleet(rb.client, load.workflows().dataPathMoveFleet, input, {
+            taskQueue: rb.taskQueue,
+          }),
+      });
     },
     { operator: startedBy },
   );
