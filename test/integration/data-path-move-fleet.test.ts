@@ -8,7 +8,7 @@ import { containerName, hostPathOnNode } from '../../docker/placement';
 import { runbookWorkflowId, statusQuery, type RunbookStatus } from '../../workflows/contracts';
 import { exists, FROM, TO } from '../support/data-move';
 import { fleetEnded, moveFleetInput, seedModuleOnNodes, startMoveFleet } from '../support/data-move-fleet';
-import { nodeStatus } from '../support/edge-flip-fleet';
+import { nodeStarted, nodeStatus } from '../support/edge-flip-fleet';
 import { runbookWorld, type RunbookWorld } from '../support/runbook-world';
 import { decide, decisionRefusal, statusWhen, stepState, waitingAt } from '../support/runbooks';
 
@@ -152,5 +152,31 @@ describe('a data-path-move fleet: each node moves its own data on its own, canar
       if (node !== failing) await assertRunsOn(world, node, module, hostPathOnNode(roots[i] as string, TO));
     const status = await fleet.query(statusQuery);
     assert.equal(stepState(status, 'restore-policy'), 'skipped');
+  });
+
+  it('abort at the waves: no later node starts, the canary stays on B, and the policy stays manual', async () => {
+    await using world = await runbookWorld();
+    const { module, nodes, roots } = await seedModuleOnNodes(world, 3);
+    const [canary, ...later] = nodes as [string, string, string];
+    const fleet = await startMoveFleet(
+      world,
+      moveFleetInput(module, nodes, { approvals: 'canary-then-waves' }),
+    );
+    await waitsAt(fleet, canary);
+    await nodeWaitsAt(world, canary, APPROVAL);
+    await decide(world.client.workflow.getHandle(runbookWorkflowId(canary)), 'remove', APPROVAL);
+    await waitsAt(fleet, 'approve-move-waves');
+    await decide(fleet, 'abort', undefined, 'bob');
+
+    const done = await fleetEnded(fleet);
+    assert.equal(done.phase, 'aborted', done.outcome);
+    assert.match(done.outcome ?? '', new RegExp(`^aborted by bob at approve-move-waves; 1 of 3 completed`));
+    assert.match(done.outcome ?? '', new RegExp(`policy left manual: ${module}'s spec mounts ${TO}`));
+    assert.equal((await world.mesh.moduleSpec(module)).upgradePolicy, 'manual');
+    await assertRunsOn(world, canary, module, hostPathOnNode(roots[0] as string, TO));
+    for (const [i, node] of later.entries()) {
+      assert.equal(await nodeStarted(world, node), false, `${node} never started`);
+      await assertRunsOn(world, node, module, hostPathOnNode(roots[i + 1] as string, FROM));
+    }
   });
 });
