@@ -380,7 +380,7 @@ export async function dataPathMove(rawInput: DataPathMoveInputArg): Promise<Runb
     async function decideOldData(): Promise<'remove' | 'keep'> {
       const watching = patched(OLD_DATA_APPROVAL_WATCHES_USERS);
       let expired = '';
-      for (let changes = 0, changed: string | undefined; ;) {
+      for (let changes = 0, looks = 0, changed: string | undefined; ; looks++) {
         const found = await each((n) => act.containersUsingPath({ node: n, path: from }));
         const users = found.flatMap((seen, i) =>
           seen.map((c) => `${nodes[i]}: container ${c.name} (${c.state}) mounts ${c.source}`),
@@ -388,7 +388,8 @@ export async function dataPathMove(rawInput: DataPathMoveInputArg): Promise<Runb
         const inUse = users.length > 0;
         const news = patched(OLD_DATA_DRY_RUN) ? await writtenOnOldPath() : { changed: [], unknown: [] };
         const unsure = news.changed.length > 0 || news.unknown.length > 0;
-        if (input.fleetApproval && !inUse && !unsure && changes === 0 && !expired) {
+        // Only at the first look: once a person was asked here, the node's own answer is what counts.
+        if (input.fleetApproval && looks === 0 && !inUse && !unsure) {
           const byFleet = rb.approvedByFleet(
             'approve-remove-old-data',
             input.fleetApproval,

@@ -76,9 +76,11 @@ export async function runFleet<I extends AnyFleetInput>(
   try {
     await kind.begin?.(progress);
   } catch (error) {
-    // A refusal before any node started (preflight of the whole fleet) ends it failed; the kind undoes its part.
+    // A refusal before any node started (preflight of the whole fleet) ends it failed, an abort (while it waits
+    // for its locks) aborted; the kind undoes its part.
     const ended = await kind.end?.(progress, false);
-    progress.end('failed', [failureMessage(error), ...(ended ? [ended] : [])].join('; '));
+    const why = isCancellation(error) ? 'aborted (cancelled)' : failureMessage(error);
+    progress.end(isAbort(error) ? 'aborted' : 'failed', [why, ...(ended ? [ended] : [])].join('; '));
     throw error;
   }
   try {
