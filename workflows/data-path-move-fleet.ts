@@ -1,8 +1,11 @@
 import { CancellationScope, workflowInfo } from '@temporalio/workflow';
 import type { UpgradePolicy } from '../mesh/schemas';
 import { parseInput, Timings, type RunbookStatus } from './contracts';
-import { DATA_PATH_MOVE_STANDS_FOR } from './fleet/approvals';
-import { DataPathMoveFleetInput, type DataPathMoveFleetInputArg } from './fleet/contracts';
+import {
+  DATA_PATH_MOVE_STANDS_FOR,
+  DataPathMoveFleetInput,
+  type DataPathMoveFleetInputArg,
+} from './fleet/contracts';
 import { runFleet } from './fleet/run';
 import { act } from './runbook/activities';
 import { refuse } from './runbook/failures';

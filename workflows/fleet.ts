@@ -1,6 +1,5 @@
 import { parseInput, type RunbookStatus } from './contracts';
-import { EDGE_FLIP_STANDS_FOR } from './fleet/approvals';
-import { EdgeFlipFleetInput, type EdgeFlipFleetInputArg } from './fleet/contracts';
+import { EDGE_FLIP_STANDS_FOR, EdgeFlipFleetInput, type EdgeFlipFleetInputArg } from './fleet/contracts';
 import { runFleet } from './fleet/run';
 
 /**

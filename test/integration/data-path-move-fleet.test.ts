@@ -4,10 +4,16 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import type { WorkflowHandle } from '@temporalio/client';
 import { BASE_IMAGE } from '../../docker/engine';
-import { containerName, hostPathOnNode } from '../../docker/placement';
+import { hostPathOnNode } from '../../docker/placement';
 import { runbookWorkflowId, statusQuery, type RunbookStatus } from '../../workflows/contracts';
 import { exists, FROM, TO } from '../support/data-move';
-import { fleetEnded, moveFleetInput, seedModuleOnNodes, startMoveFleet } from '../support/data-move-fleet';
+import {
+  assertRunsOn,
+  fleetEnded,
+  moveFleetInput,
+  seedModuleOnNodes,
+  startMoveFleet,
+} from '../support/data-move-fleet';
 import { nodeStarted, nodeStatus } from '../support/edge-flip-fleet';
 import { runbookWorld, type RunbookWorld } from '../support/runbook-world';
 import { decide, decisionRefusal, statusWhen, stepState, waitingAt } from '../support/runbooks';
@@ -35,17 +41,6 @@ async function waitsAt(fleet: WorkflowHandle, gate: string): Promise<RunbookStat
 /** The node's own runbook, once it waits at `gate`. */
 function nodeWaitsAt(world: RunbookWorld, node: string, gate: string): Promise<RunbookStatus> {
   return statusWhen(world.client.workflow.getHandle(runbookWorkflowId(node)), waitingAt(gate), 120_000);
-}
-
-/** The node's container runs and mounts exactly `path` under the node's root. */
-async function assertRunsOn(world: RunbookWorld, node: string, module: string, path: string) {
-  const info = await world.engine.inspect(containerName(node, module, 'web'));
-  assert.equal(info?.State.Running, true, `${node}'s container runs`);
-  assert.deepEqual(
-    info?.Mounts.map((m) => m.Source),
-    [path],
-    `${node}'s container mounts ${path}`,
-  );
 }
 
 describe('a data-path-move fleet: each node moves its own data on its own, canary first (real Temporal, real Docker, four nodes)', () => {

@@ -2,11 +2,11 @@ import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { containerName, hostPathOnNode } from '../../docker/placement';
+import { hostPathOnNode } from '../../docker/placement';
 import { dataPathMove } from '../../workflows';
 import type { RunbookStatus } from '../../workflows/contracts';
 import { exists, FROM, TO } from '../support/data-move';
-import { seedModuleOnNodes } from '../support/data-move-fleet';
+import { assertRunsOn, seedModuleOnNodes } from '../support/data-move-fleet';
 import { runbookWorld } from '../support/runbook-world';
 import { decide, FAST_TIMINGS, statusWhen, waitingAt } from '../support/runbooks';
 
@@ -39,13 +39,7 @@ describe('a data-path move of a module on two nodes moves each node’s data on 
         `the data of ${node}\n`,
       );
       assert.equal(await exists(hostPathOnNode(root, FROM)), false, `A removed on ${node}`);
-      const info = await world.engine.inspect(containerName(node, module, 'web'));
-      assert.equal(info?.State.Running, true, node);
-      assert.deepEqual(
-        info?.Mounts.map((m) => m.Source),
-        [hostPathOnNode(root, TO)],
-        `${node}'s container mounts its own B`,
-      );
+      await assertRunsOn(world, node, module, hostPathOnNode(root, TO));
     }
   });
 });

@@ -1,6 +1,8 @@
+import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import type { WorkflowHandle } from '@temporalio/client';
 import { startDataPathMoveFleet } from '../../client/start-fleet';
+import { containerName } from '../../docker/placement';
 import { seedStoreFleet } from '../../mesh/local/scenarios/store-fleet';
 import { dataPathMoveFleet } from '../../workflows';
 import { FLEET_NODE, type DataPathMoveFleetInputArg } from '../../workflows/fleet/contracts';
@@ -53,4 +55,15 @@ export function startMoveFleet(world: RunbookWorld, input: DataPathMoveFleetInpu
 /** The fleet's status once it ended (a wait shown right after a decision is not an end). */
 export function fleetEnded(fleet: WorkflowHandle, timeoutMs = 240_000): Promise<RunbookStatus> {
   return statusWhen(fleet, (s) => !['running', 'waiting'].includes(s.phase), timeoutMs);
+}
+
+/** The node's container of `module` runs and mounts exactly `path` (a host path under the node's root). */
+export async function assertRunsOn(world: RunbookWorld, node: string, module: string, path: string) {
+  const info = await world.engine.inspect(containerName(node, module, 'web'));
+  assert.equal(info?.State.Running, true, `${node}'s container runs`);
+  assert.deepEqual(
+    info?.Mounts.map((m) => m.Source),
+    [path],
+    `${node}'s container mounts ${path}`,
+  );
 }

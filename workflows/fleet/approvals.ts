@@ -2,32 +2,7 @@ import { runbookWorkflowId, type FleetApproval, type RunbookStatus } from '../co
 import type { Decisions } from '../runbook/decisions';
 import type { Progress } from '../runbook/progress';
 import { abortedBy } from '../runbook/failures';
-import { MOVE_WAVES_GATE, WAVES_GATE, type FleetApprovals } from './contracts';
-
-/** The node approval a fleet's approval stands for, in either kind of fleet. */
-export interface StandsFor {
-  /** The fleet's own gate, asked once after the canary (canary-then-waves). */
-  wavesGate: typeof WAVES_GATE | typeof MOVE_WAVES_GATE;
-  /** The gate each node would ask at, and the action there that the fleet's approval stands for. */
-  gate: 'approve-stop-predecessor' | 'approve-remove-old-data';
-  action: 'approve' | 'remove';
-  /** What a later node does on it, as the approval's reason says: `stop its predecessor`. */
-  lets: string;
-}
-
-export const EDGE_FLIP_STANDS_FOR: StandsFor = {
-  wavesGate: WAVES_GATE,
-  gate: 'approve-stop-predecessor',
-  action: 'approve',
-  lets: 'stop its predecessor',
-};
-
-export const DATA_PATH_MOVE_STANDS_FOR: StandsFor = {
-  wavesGate: MOVE_WAVES_GATE,
-  gate: 'approve-remove-old-data',
-  action: 'remove',
-  lets: 'remove its old data (when nothing uses it and nothing was written to it since its copy)',
-};
+import type { FleetApprovals, StandsFor } from './contracts';
 
 /** What the fleet knows when its canary has ended: its id, the canary, its final status if it completed. */
 interface AfterCanary {

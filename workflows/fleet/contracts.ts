@@ -138,6 +138,31 @@ export const WAVES_GATE = 'approve-waves';
 /** A data-path-move fleet's: the rules of `approve-remove-old-data` apply too (approvers.ts, STANDS_FOR). */
 export const MOVE_WAVES_GATE = 'approve-move-waves';
 
+/** The node approval a fleet's approval stands for, in either kind of fleet. */
+export interface StandsFor {
+  /** The fleet's own gate, asked once after the canary (canary-then-waves). */
+  wavesGate: typeof WAVES_GATE | typeof MOVE_WAVES_GATE;
+  /** The gate each node would ask at, and the action there that the fleet's approval stands for. */
+  gate: 'approve-stop-predecessor' | 'approve-remove-old-data';
+  action: 'approve' | 'remove';
+  /** What a later node does on it, as the approval's reason says: `stop its predecessor`. */
+  lets: string;
+}
+
+export const EDGE_FLIP_STANDS_FOR: StandsFor = {
+  wavesGate: WAVES_GATE,
+  gate: 'approve-stop-predecessor',
+  action: 'approve',
+  lets: 'stop its predecessor',
+};
+
+export const DATA_PATH_MOVE_STANDS_FOR: StandsFor = {
+  wavesGate: MOVE_WAVES_GATE,
+  gate: 'approve-remove-old-data',
+  action: 'remove',
+  lets: 'remove its old data (when nothing uses it and nothing was written to it since its copy)',
+};
+
 export type EdgeFlipFleetInput = z.infer<typeof EdgeFlipFleetInput>;
 export type EdgeFlipFleetInputArg = z.input<typeof EdgeFlipFleetInput>;
 

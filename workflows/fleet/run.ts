@@ -14,8 +14,8 @@ import { abortedBy, failureMessage, isAbort } from '../runbook/failures';
 import { Pauses } from '../runbook/pauses';
 import { Progress } from '../runbook/progress';
 import { searchAttributePublisher } from '../runbook/visibility';
-import { approvalAfterCanary, type StandsFor } from './approvals';
-import { FLEET_NODE, type AnyFleetInput } from './contracts';
+import { approvalAfterCanary } from './approvals';
+import { FLEET_NODE, type AnyFleetInput, type StandsFor } from './contracts';
 import { continueTheFleet, pastHalfTheBound } from './history-bound';
 import { FleetNodes, namesLine, type FleetChild } from './nodes';
 

@@ -1,13 +1,13 @@
+import { DATA_PATH_MOVE_STANDS_FOR, EDGE_FLIP_STANDS_FOR } from '../fleet/contracts';
 import type { RunbookPolicy } from '../policy';
 
 /**
  * Gates whose approval stands for another's: an edge-flip fleet's approve-waves approves its later nodes'
  * stops, a data-path-move fleet's approve-move-waves their removal of the old data.
  */
-export const STANDS_FOR: Readonly<Record<string, string>> = {
-  'approve-waves': 'approve-stop-predecessor',
-  'approve-move-waves': 'approve-remove-old-data',
-};
+export const STANDS_FOR: Readonly<Record<string, string>> = Object.fromEntries(
+  [EDGE_FLIP_STANDS_FOR, DATA_PATH_MOVE_STANDS_FOR].map((fleet) => [fleet.wavesGate, fleet.gate]),
+);
 
 /**
  * Why `by` may not decide at `gate`, or undefined when the policy lets them. A gate that stands for another

@@ -14,7 +14,8 @@ const bytes = (value: unknown) => Buffer.byteLength(JSON.stringify(value));
 
 /**
  * The bytes a fleet carries into its last continue-as-new when every node ended clean: its input, and for
- * each node its end and its step, whose sentences name the node's public names.
+ * each node its end and its step, whose sentences name what the node's runbook did (an edge flip's public
+ * names, a move's paths).
  */
 export function carriedBytes(input: { runbooks: (EdgeFlipInput | DataPathMoveInput)[] }): number {
   let total = FIXED_BYTES + bytes(input);
