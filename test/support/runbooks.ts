@@ -3,8 +3,8 @@ import { WorkflowFailedError, WorkflowUpdateFailedError, type WorkflowHandle } f
 import { LABEL, type DockerEngine } from '../../docker/engine';
 import { decideUpdate, statusQuery, type RunbookStatus } from '../../workflows/contracts';
 
-/** A free TCP port on 127.0.0.1, for edge containers on the host network. */
-export { freeLocalPort as freePort } from '../../worker/ports';
+/** A free TCP port of this test file's own, for edge containers on the host network. */
+export { freePort } from './ports';
 
 /** Polls the runbook's status until `until` holds; fails with the last status after `timeoutMs`. */
 export async function statusWhen(
