@@ -32,13 +32,18 @@ export function stepState(status: RunbookStatus, name: string): string | undefin
   return status.steps.find((step) => step.name === name)?.state;
 }
 
-/** Short waits so a runbook test takes seconds (the defaults are for real nodes). */
+/**
+ * Short waits so a runbook test takes seconds (the defaults are for real nodes). The public port's bind
+ * window is as long as the probe's deadline: a test that does not measure it never races it under load
+ * (test/integration/edge-flip-public-bind.test.ts measures the default).
+ */
 export const FAST_TIMINGS = {
   applyReportMs: 20_000,
   healthDeadlineMs: 20_000,
   stabilityWindowMs: 500,
   recheckEveryMs: 300,
   probeDeadlineMs: 8_000,
+  publicBindMs: 8_000,
 };
 
 /** Decides as an operator who looked first: the decision carries the evidence hash the runbook shows now. */

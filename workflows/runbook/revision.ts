@@ -221,3 +221,12 @@ export const FLEET_CONTINUE_AS_NEW = 'fleet-continue-as-new';
  * nodes recorded before (whose approvals were seconds old) replay without the marker.
  */
 export const FLEET_APPROVAL_EXPIRES = 'fleet-approval-expires';
+
+/**
+ * probe-public rolls the edge flip back once nothing has taken the public port for `publicBindMs` (3 s)
+ * after the predecessor stopped, every connection refused, instead of probing a port nobody will take for
+ * the whole `probeDeadlineMs` (30 s): with the default timings the names are dark for under 10 s, not 35 s.
+ * Something that answers, even wrongly, is probed until the deadline as before. Runbooks recorded before
+ * probe until the deadline.
+ */
+export const PUBLIC_BIND_WINDOW = 'public-bind-window';
