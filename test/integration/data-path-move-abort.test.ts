@@ -29,7 +29,7 @@ import { closedFailing, decide, statusWhen, waitingAt } from '../support/runbook
  * can tell).
  */
 
-const WAIT_MS = 60_000;
+const WAIT_MS = 180_000;
 /** The file the simulated write changes, relative to the data dir. */
 const CHANGED = 'repos/r3/objects/7.obj';
 
@@ -251,7 +251,7 @@ describe('data-path-move: a checksum mismatch blocks; abort before the switch re
   });
 });
 
-async function waitUntil(check: () => Promise<boolean>, timeoutMs = 20_000): Promise<void> {
+async function waitUntil(check: () => Promise<boolean>, timeoutMs = 180_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await check())) {
     assert.ok(Date.now() < deadline, 'timed out waiting');

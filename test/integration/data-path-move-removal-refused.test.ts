@@ -8,7 +8,7 @@ import { exists, FROM, moveInput, seedForge, TO, type Forge } from '../support/d
 import { runbookWorld, type RunbookWorld } from '../support/runbook-world';
 import { decide, decisionRefusal, statusWhen, waitingAt } from '../support/runbooks';
 
-const WAIT_MS = 60_000;
+const WAIT_MS = 180_000;
 const SLEEPER = ['sh', '-c', 'trap "exit 0" TERM; sleep 600 & wait'];
 const APPROVAL = 'approve-remove-old-data';
 

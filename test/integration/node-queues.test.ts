@@ -30,7 +30,7 @@ import { MeshWorker } from '../support/tls-cli';
  * own setting. Real Temporal, real Docker, real files; the node workers are `mesh runbook worker` processes.
  */
 
-const WAIT_MS = 60_000;
+const WAIT_MS = 180_000;
 const RUNBOOK_QUEUE_WORKER = 'runbook-queue-worker';
 
 /** `mesh runbook worker --node <node> --host-root <root> --nodes-only` on the world's queue and mesh. */

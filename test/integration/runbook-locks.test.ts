@@ -55,7 +55,7 @@ describe('module locks: a move of a module waits for every runbook using it; edg
     const b = await world.start(dataPathMove, moveOf('caddy', world.nodeName()));
     await statusWhen(b, (s) => locksNote(s).startsWith('waits for'));
     await a.terminate('test: a runbook that never releases');
-    await statusWhen(b, (s) => stepState(s, 'locks') === 'done', 60_000);
+    await statusWhen(b, (s) => stepState(s, 'locks') === 'done');
   });
 });
 
@@ -110,7 +110,7 @@ describe('locks survive their keeper: waiters ask again, the runbooks say who ho
     await keeperOf(world).terminate('test: the lock keeper is lost');
     // Terminated too, a releases nothing and starts no keeper: only b's asking again can.
     await a.terminate('test: a Web UI button');
-    await statusWhen(b, (s) => stepState(s, 'locks') === 'done', 30_000);
+    await statusWhen(b, (s) => stepState(s, 'locks') === 'done');
   });
 
   it('a holder whose release finds no keeper starts it again: the waiter gets the locks at once', async () => {
@@ -125,7 +125,8 @@ describe('locks survive their keeper: waiters ask again, the runbooks say who ho
     await keeperOf(world).terminate('test: the lock keeper is lost');
     await a.cancel();
     await assert.rejects(a.result());
-    await statusWhen(b, (s) => stepState(s, 'locks') === 'done', 15_000);
+    // Well before its own ask again (10 min): the cancelled holder's release starts a keeper.
+    await statusWhen(b, (s) => stepState(s, 'locks') === 'done', 120_000);
   });
 
   it('two runbooks hold, the keeper is terminated and restarted by a third start: none is granted twice', async () => {
@@ -203,7 +204,7 @@ describe('locks survive their keeper: waiters ask again, the runbooks say who ho
     const c = await world.start(dataPathMove, moveOf('forge', world.nodeName()));
     await statusWhen(c, (s) => locksNote(s).startsWith('waits for'));
     await a.terminate('test: a runbook that never releases');
-    await statusWhen(b, (s) => stepState(s, 'locks') === 'done', 60_000);
+    await statusWhen(b, (s) => stepState(s, 'locks') === 'done');
     assert.equal(stepState(await c.query(statusQuery), 'locks'), 'running');
   });
 });

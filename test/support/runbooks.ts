@@ -6,11 +6,14 @@ import { decideUpdate, statusQuery, type RunbookStatus } from '../../workflows/c
 /** A free TCP port of this test file's own, for edge containers on the host network. */
 export { freePort } from './ports';
 
-/** Polls the runbook's status until `until` holds; fails with the last status after `timeoutMs`. */
+/**
+ * Polls the runbook's status until `until` holds; fails with the last status after `timeoutMs` (generous:
+ * it only bounds a wait that went wrong, and a loaded machine may take minutes over what takes seconds).
+ */
 export async function statusWhen(
   handle: WorkflowHandle,
   until: (status: RunbookStatus) => boolean,
-  timeoutMs = 60_000,
+  timeoutMs = 180_000,
 ): Promise<RunbookStatus> {
   const deadline = Date.now() + timeoutMs;
   let last: RunbookStatus | undefined;
