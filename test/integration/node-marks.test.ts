@@ -55,7 +55,7 @@ async function refusedByTheRunbook(
       () => 'completed',
       (e: unknown) => e,
     ),
-    setTimeout(60_000, 'still running'),
+    setTimeout(120_000, 'still running'),
   ]);
   assert.ok(
     ended instanceof WorkflowFailedError && ended.cause instanceof ApplicationFailure,
@@ -298,7 +298,7 @@ async function seedOnTwoNodes(world: RunbookWorld) {
     await writeFile(join(hostPathOnNode(hostRoot, FROM), 'owner.txt'), `the data of ${node}\n`);
     await world.mesh.assign(module, node);
     const receipt = await world.mesh.push(node);
-    await waitForApplyReport(world.mesh, node, receipt.pushId, { timeoutMs: 30_000 });
+    await waitForApplyReport(world.mesh, node, receipt.pushId, { timeoutMs: 120_000 });
   }
   return { module, nodes };
 }
