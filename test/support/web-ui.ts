@@ -20,6 +20,8 @@ const CHROMIUM_ARGS = [
   '--disable-background-networking',
 ];
 const POLL_MS = 500;
+/** How long the UI's error page is loaded again before a step fails with it. */
+const ERROR_PAGE_FOR_MS = 120_000;
 
 /** Thrown by TemporalWebUi.launch before anything starts when there is no browser to drive. */
 export class ChromiumMissingError extends Error {
@@ -117,7 +119,7 @@ export class TemporalWebUi {
         baseUrl: options.baseUrl.replace(/\/+$/, ''),
         namespace: options.namespace ?? 'default',
         failureScreenshotDir: options.failureScreenshotDir,
-        actionTimeoutMs: options.actionTimeoutMs ?? 15_000,
+        actionTimeoutMs: options.actionTimeoutMs ?? 60_000,
       };
       page.setDefaultTimeout(settled.actionTimeoutMs);
       page.setDefaultNavigationTimeout(settled.actionTimeoutMs);
@@ -147,7 +149,7 @@ export class TemporalWebUi {
   async waitForCurrentDetails(
     workflowId: string,
     text: string,
-    timeoutMs = 30_000,
+    timeoutMs = 120_000,
   ): Promise<WorkflowMetadataText> {
     return this.step(`wait for "${text}" in the current details of ${workflowId}`, async () => {
       await this.openUserMetadata(workflowId);
@@ -160,7 +162,11 @@ export class TemporalWebUi {
   }
 
   /** Waits until the header badge shows `status` (case-insensitive, e.g. `Completed`). */
-  async waitForStatus(workflowId: string, status: string, timeoutMs = 30_000): Promise<WorkflowMetadataText> {
+  async waitForStatus(
+    workflowId: string,
+    status: string,
+    timeoutMs = 120_000,
+  ): Promise<WorkflowMetadataText> {
     return this.step(`wait for status ${status} of ${workflowId}`, async () => {
       await this.openUserMetadata(workflowId);
       return this.pollWithReload(
@@ -218,7 +224,7 @@ export class TemporalWebUi {
   async listWorkflowIds(
     query: string,
     until: (ids: string[]) => boolean = () => true,
-    timeoutMs = 30_000,
+    timeoutMs = 120_000,
   ): Promise<string[]> {
     return this.step(`list workflows where ${query}`, async () => {
       await this.open(
@@ -241,20 +247,22 @@ export class TemporalWebUi {
   }
 
   /**
-   * Loads `url` until `ready` shows. The UI's own error page ("Uh oh. There's an error.", seen once as a
-   * transient 500 on the list) gets two more loads before the step fails with its text.
+   * Loads `url` until `ready` shows. The UI's own error page ("Uh oh. There's an error.": a transient 500,
+   * seen on the list, and on a closed run's page when the machine is loaded and its query is slow) is
+   * loaded again until the step's time is up, then the step fails with its text.
    */
   private async open(url: string, ready: Locator): Promise<void> {
     const errorPage = this.page.getByText("Uh oh. There's an error.");
+    const deadline = Date.now() + ERROR_PAGE_FOR_MS;
     for (let attempt = 1; ; attempt++) {
       await this.page.goto(url, { waitUntil: 'domcontentloaded' });
       await ready.or(errorPage).first().waitFor();
       if (!(await errorPage.isVisible())) return;
-      if (attempt === 3) {
+      if (Date.now() > deadline) {
         const shown = normaliseText(await this.page.locator('body').innerText()).replace(/\n/g, ' ');
         throw new Error(`the UI answered ${url} with its error page ${attempt} times: ${shown}`);
       }
-      await this.page.waitForTimeout(POLL_MS);
+      await this.page.waitForTimeout(POLL_MS * attempt);
     }
   }
 
