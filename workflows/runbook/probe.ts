@@ -35,7 +35,8 @@ export async function probeUntilServed(
     ...(bindWithinMs !== undefined ? { bindWithinMs } : {}),
   });
   const outcome = outcomeOf(target, results);
-  if (outcome.ok || bindWithinMs === undefined || !results.every((r) => r.refused)) return outcome;
+  const windowEndedIt = bindWithinMs !== undefined && bindWithinMs < timings.probeDeadlineMs;
+  if (outcome.ok || !windowEndedIt || !results.every((r) => r.refused)) return outcome;
   return {
     ...outcome,
     summary: `nothing took ${target.address} within ${bindWithinMs / 1000} s: ${outcome.summary}`,
