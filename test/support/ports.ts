@@ -14,8 +14,9 @@ export function portPicker(range: string | undefined): () => Promise<number> {
   let next: number | undefined;
   return async () => {
     for (let tried = first; tried <= last; tried++) {
-      next = next === undefined || next >= last ? first : next + 1;
-      if (await bindable(next)) return next;
+      // Taken before the await: callers side by side never get the same port.
+      const port = (next = next === undefined || next >= last ? first : next + 1);
+      if (await bindable(port)) return port;
     }
     throw new Error(`no port of ${range} is free`);
   };
