@@ -16,13 +16,14 @@ export interface FileOutcome {
   broken?: string;
 }
 
-const ONE_FILE = join(__dirname, 'one-file.ts');
+const TALLY_REPORTER = join(__dirname, 'tally-reporter.ts');
 const running = new Set<number>();
 
 /**
- * Runs one test file in a process group of its own (scripts/harness/one-file.ts, under this process's
- * exec arguments: tsx) with `env` on top of this process's environment; its output is kept for the caller
- * to print whole.
+ * Runs one test file in a process of its own and its own process group, under this process's exec
+ * arguments (tsx), with `env` on top of this process's environment: node:test's spec reporter on its
+ * stdout, kept for the caller to print whole, and its tally (scripts/harness/tally-reporter.ts) in
+ * `tallyFile`.
  */
 export async function runFileProcess(
   file: string,
@@ -30,7 +31,11 @@ export async function runFileProcess(
   tallyFile: string,
 ): Promise<FileOutcome> {
   const started = Date.now();
-  const child = spawn(process.execPath, [...process.execArgv, ONE_FILE, file, tallyFile], {
+  const reporters = [
+    ...['--test-reporter=spec', '--test-reporter-destination=stdout'],
+    ...[`--test-reporter=${TALLY_REPORTER}`, `--test-reporter-destination=${tallyFile}`],
+  ];
+  const child = spawn(process.execPath, [...process.execArgv, ...reporters, file], {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,
@@ -54,14 +59,18 @@ export async function runFileProcess(
   if (child.pid !== undefined) running.delete(child.pid);
   const ms = Date.now() - started;
   const tally = await readFile(tallyFile, 'utf8').then(
-    (text) => JSON.parse(text) as Tally,
+    (text) => (text.trim() ? (JSON.parse(text) as Tally) : undefined),
     () => undefined,
   );
   await rm(tallyFile, { force: true });
-  if (tally && code === 0) return { file, tally, ms, stdout, stderr };
+  // A failed test makes its process exit 1 and is in the tally; an exit the tally does not explain counts.
+  const explained = tally && (code === 0 || tally.failed + tally.cancelled > 0);
+  if (tally && explained && !stopped) return { file, tally, ms, stdout, stderr };
   const broken = stopped
     ? `stopped after ${FILE_BOUND_MS / 60_000} minutes`
-    : `its test process exited ${code} without a tally`;
+    : tally
+      ? `its test process exited ${code} after its tests passed`
+      : `its test process exited ${code} without a tally`;
   const failed: Tally = tally ?? { passed: 0, failed: 0, skipped: 0, todo: 0, cancelled: 0 };
   return { file, tally: { ...failed, failed: failed.failed + 1 }, ms, stdout, stderr, broken };
 }
