@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { open, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { describe, it } from 'node:test';
+import { it } from 'node:test';
 import type { WorkflowHandle } from '@temporalio/client';
 import { hostPathOnNode } from '../../docker/placement';
 import type { ModuleSpec } from '../../mesh/schemas';
@@ -21,6 +21,7 @@ import {
 } from '../support/data-move';
 import { runbookWorld, type RunbookWorld } from '../support/runbook-world';
 import { closedFailing, decide, statusWhen, waitingAt } from '../support/runbooks';
+import { describe } from '../support/side-by-side';
 
 /**
  * Verification that blocks, and aborts before and after the switch. The worker's copyTree is production's,

@@ -1,11 +1,12 @@
 import assert from 'node:assert/strict';
-import { describe, it } from 'node:test';
+import { it } from 'node:test';
 import type { WorkflowHandle } from '@temporalio/client';
 import { edgeFlip } from '../../workflows';
 import type { RunbookStatus } from '../../workflows/contracts';
 import { successorSpec } from '../../mesh/local/scenarios/edge-flip-incident';
 import { portsOf, seedEdgeFlip } from '../support/edge-flip-seed';
 import { runbookWorld } from '../support/runbook-world';
+import { describe } from '../support/side-by-side';
 import {
   closedFailing,
   decide,

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { setTimeout } from 'node:timers/promises';
+import type { WorkflowHandle } from '@temporalio/client';
 import { dataPathMove, edgeFlip } from '../../workflows';
 import { statusQuery } from '../../workflows/contracts';
 import { lockKeeperId, lockStateQuery, releaseLocks } from '../../workflows/lock';
@@ -216,13 +217,20 @@ function keeperOf(world: RunbookWorld) {
 }
 
 async function endsWithin(
-  runs: { workflowId: string; result(): Promise<unknown> }[],
+  runs: { workflowId: string; result(): Promise<unknown>; query: WorkflowHandle['query'] }[],
   ms: number,
   when: string,
 ) {
   const ended = Promise.all(runs.map((run) => run.result().catch(() => undefined))).then(() => 'ended');
   const outcome = await Promise.race([ended, setTimeout(ms, 'still running')]);
-  assert.equal(outcome, 'ended', `a cancelled runbook did not end within ${ms / 1000} s (${when})`);
+  if (outcome === 'ended') return;
+  const where = await Promise.all(
+    runs.map(async (run) => {
+      const status = await run.query(statusQuery).catch((e: unknown) => String(e));
+      return `${run.workflowId}: ${typeof status === 'string' ? status : JSON.stringify(status.steps.filter((s) => s.state !== 'pending'))}`;
+    }),
+  );
+  assert.fail(`a cancelled runbook did not end within ${ms / 1000} s (${when}); ${where.join('; ')}`);
 }
 
 /** The keeper ends once nobody holds or wants a lock; one that still runs with nobody left holds a phantom. */
