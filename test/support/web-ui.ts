@@ -20,6 +20,16 @@ const CHROMIUM_ARGS = [
   '--disable-background-networking',
 ];
 const POLL_MS = 500;
+/** How long a loaded page's modal may take to show the workflow's Updates before the page is loaded again. */
+const NAMES_SHOW_WITHIN_MS = 20_000;
+/** How long a workflow page is loaded again until it learned the workflow's Updates. */
+const UPDATE_NAMES_FOR_MS = 180_000;
+
+/** The Update modal offers no registered names: the page's query for them was not answered. */
+class NamesNotOffered extends Error {
+  override readonly name = 'NamesNotOffered';
+}
+
 /** How long the UI's error page is loaded again before a step fails with it. */
 const ERROR_PAGE_FOR_MS = 120_000;
 
@@ -191,12 +201,7 @@ export class TemporalWebUi {
     { allowUnregistered = false, screenshotTo }: { allowUnregistered?: boolean; screenshotTo?: string } = {},
   ): Promise<UpdateFromUiOutcome> {
     return this.step(`send Update ${updateName} to ${workflowId}`, async () => {
-      await this.openWorkflowRun(workflowId);
-      await this.page.getByRole('button', { name: 'More Actions' }).click();
-      await this.page.getByRole('menuitem', { name: 'Send an Update' }).click();
-      const modal = this.page.getByRole('dialog', { name: 'Send an Update' });
-      await modal.waitFor({ state: 'visible' });
-      await this.chooseUpdateName(modal, updateName, allowUnregistered);
+      const modal = await this.updateModalNaming(workflowId, updateName, allowUnregistered);
       await modal.getByRole('textbox', { name: 'Data' }).click();
       await this.page.keyboard.press('ControlOrMeta+A');
       await this.page.keyboard.insertText(JSON.stringify(input));
@@ -321,6 +326,33 @@ export class TemporalWebUi {
     }
   }
 
+  /**
+   * The workflow page's Send an Update modal with `updateName` chosen. The page asks the workflow for its
+   * Updates once, as it loads (a query its worker answers): when that query was not answered (a loaded
+   * machine), the page is loaded again, until UPDATE_NAMES_FOR_MS passed.
+   */
+  private async updateModalNaming(
+    workflowId: string,
+    updateName: string,
+    allowUnregistered: boolean,
+  ): Promise<Locator> {
+    const deadline = Date.now() + UPDATE_NAMES_FOR_MS;
+    for (;;) {
+      await this.openWorkflowRun(workflowId);
+      await this.page.getByRole('button', { name: 'More Actions' }).click();
+      await this.page.getByRole('menuitem', { name: 'Send an Update' }).click();
+      const modal = this.page.getByRole('dialog', { name: 'Send an Update' });
+      await modal.waitFor({ state: 'visible' });
+      try {
+        await this.chooseUpdateName(modal, updateName, allowUnregistered);
+        return modal;
+      } catch (error) {
+        if (!(error instanceof NamesNotOffered) || Date.now() > deadline) throw error;
+        await modal.getByRole('button', { name: 'Cancel' }).first().click();
+      }
+    }
+  }
+
   /** The modal offers the names the workflow registered, then "Custom", which turns the field into a text box. */
   private async chooseUpdateName(
     modal: Locator,
@@ -331,7 +363,7 @@ export class TemporalWebUi {
     if (!(await this.offersRegisteredNames(select))) {
       // The page could not learn the workflow's Updates (its metadata query was refused): Name is a plain box.
       if (!allowUnregistered)
-        throw new Error(
+        throw new NamesNotOffered(
           `the modal offers no registered Updates to check ${updateName} against (the page could not query them)`,
         );
       // Its label does not name it for the accessibility tree (2.53): found by its test id.
@@ -363,7 +395,7 @@ export class TemporalWebUi {
    * and for good once the ui-server refused that query, Name is a plain text box.
    */
   private async offersRegisteredNames(select: Locator): Promise<boolean> {
-    const deadline = Date.now() + this.options.actionTimeoutMs;
+    const deadline = Date.now() + NAMES_SHOW_WITHIN_MS;
     while (Date.now() < deadline) {
       if (await select.isVisible()) return true;
       if (await this.csrfRefusedSince(this.refusedBeforeStep)) return false;
