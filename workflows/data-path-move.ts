@@ -57,7 +57,7 @@ export async function dataPathMove(rawInput: DataPathMoveInputArg): Promise<Runb
     modules: fleet ? [] : [module],
     what: `data-path-move of ${module} on ${nodes.join(', ')}${fleet ? ` for ${fleet.fleet}` : ''}`,
   };
-  return openRunbook(DATA_PATH_MOVE, { ...input, touches }, async (rb) => {
+  return openRunbook(DATA_PATH_MOVE, { ...input, touches, raw: rawInput }, async (rb) => {
     const { size, onOld, spec } = await rb.step(
       PREFLIGHT,
       () => preflight(input, nodes),

@@ -59,7 +59,7 @@ export async function edgeFlip(rawInput: EdgeFlipInputArg): Promise<RunbookStatu
     reads: [module, predecessor],
     what: `edge-flip ${predecessor} → ${module} on ${node}`,
   };
-  return openRunbook(EDGE_FLIP, { ...input, touches }, async (rb) => {
+  return openRunbook(EDGE_FLIP, { ...input, touches, raw: rawInput }, async (rb) => {
     await rb.step(PREFLIGHT, () => preflight(input, predecessorAnswers));
 
     rb.undo('unassign-successor', () => removeSuccessor());

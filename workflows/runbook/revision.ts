@@ -221,3 +221,13 @@ export const FLEET_CONTINUE_AS_NEW = 'fleet-continue-as-new';
  * nodes recorded before (whose approvals were seconds old) replay without the marker.
  */
 export const FLEET_APPROVAL_EXPIRES = 'fleet-approval-expires';
+
+/**
+ * A runbook believes nothing in its input it cannot verify (workflows/runbook/trust.ts): fields only the
+ * module's fleet gives (fleetApproval, fleet) count only in a child of that fleet, timings stay within the
+ * worker's policy, predictions name the plan's gates, and a start the policy wants signed carries its
+ * starter's signature; otherwise it ends failed at its first task, having changed nothing. Fleets refuse
+ * carried state in a run nobody continued, and node fields only they may set. Runbooks recorded before
+ * believed their input.
+ */
+export const TRUSTED_INPUT = 'trusted-input';
