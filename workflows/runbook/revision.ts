@@ -221,3 +221,21 @@ export const FLEET_CONTINUE_AS_NEW = 'fleet-continue-as-new';
  * nodes recorded before (whose approvals were seconds old) replay without the marker.
  */
 export const FLEET_APPROVAL_EXPIRES = 'fleet-approval-expires';
+
+/**
+ * A give-up at a failed undo step ends the undo: the undo steps after it do not run (each is marked skipped,
+ * saying why), the runbook ends with its rollback failed and its node needs clearing. They counted on the
+ * step given up (restart-predecessor stopped the serving successor after reassign-predecessor was given
+ * up, and every name went dark). Asked when an undo step fails with others still to run, so runbooks
+ * recorded before (which went on with the next undo step after a give-up) replay without the marker.
+ */
+export const GIVE_UP_ENDS_UNWIND = 'give-up-ends-unwind';
+
+/**
+ * The edge flip's restart-predecessor looks before it stops anything: the predecessor's containers that
+ * served at preflight must be on the node's engine, able to start. Removed by the clean push, a push brings
+ * them back beside the successor first; still gone, the successor is left serving (nothing stopped, nothing
+ * taken off through mesh) and the undo step fails saying so. Runbooks recorded before stopped the
+ * successor first and started the predecessor after.
+ */
+export const PREDECESSOR_BEFORE_SUCCESSOR = 'predecessor-before-successor';
