@@ -17,7 +17,7 @@ import {
   REVISION_2,
   SUCCESSOR_RESTARTS_SINCE_CREATED,
 } from './runbook/revision';
-import { containersChange } from './runbook/watch';
+import { containersChange, reaskedWatch, watchedAgainFact } from './runbook/watch';
 import { recordNodeHosts } from './runbook/hosts';
 import type { Look } from './runbook/runbook';
 import { GATE_APPLY, PREFLIGHT } from './runbook/step-declarations';
@@ -113,11 +113,19 @@ export async function edgeFlip(rawInput: EdgeFlipInputArg): Promise<RunbookStatu
         rb.approvedByFleet('approve-stop-predecessor', fleetApproval, FIRST_LOOK_GATES);
       const approvedByFleet = byFleet === true && !(await recheckSuccessor());
       const reason = typeof byFleet === 'object' ? `${byFleet.expired} ${approvalReason}` : approvalReason;
-      // The successor is watched while the approval waits: a change ends the ask, and it is asked anew.
+      // The successor is watched while the approval waits: a change ends the ask, and it is asked anew;
+      // changes that keep coming are looked at less and less often (REASKS_BACK_OFF).
       if (!approvedByFleet)
-        for (;;) {
-          const answer = await rb.approveWatching('approve-stop-predecessor', reason, successorChange);
+        for (let changes = 0; ;) {
+          const facts = watchedAgainFact(changes);
+          const answer = await rb.approveWatching(
+            'approve-stop-predecessor',
+            reason,
+            reaskedWatch(changes, successorChange),
+            facts.length > 0 ? { facts } : {},
+          );
           const changed = 'changed' in answer ? answer.changed : undefined;
+          if (changed !== undefined) changes += 1;
           if (!(await recheckSuccessor(changed)) && changed === undefined) break;
         }
     } else {

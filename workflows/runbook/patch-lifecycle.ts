@@ -57,4 +57,6 @@ export const PATCHES: readonly PatchStage[] = [
   // Revision 4's own
   { id: R.GIVE_UP_ENDS_UNWIND, everyRunFrom: 4 },
   { id: R.PREDECESSOR_BEFORE_SUCCESSOR, everyRunFrom: 4 },
+  { id: R.REASKS_BACK_OFF, everyRunFrom: 4 },
+  { id: R.FLEET_REPORTS_BOUNDED, everyRunFrom: 4 },
 ];
