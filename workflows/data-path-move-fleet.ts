@@ -30,40 +30,44 @@ export async function dataPathMoveFleet(rawInput: DataPathMoveFleetInputArg): Pr
   const locks = new Locks();
   let policyBefore: UpgradePolicy | undefined = input.policyBefore;
 
-  return runFleet(input, {
-    kind: 'data-path-move',
-    standsFor: DATA_PATH_MOVE_STANDS_FOR,
-    child: (runbook, approval, revertible) => ({
+  return runFleet(
+    input,
+    {
       kind: 'data-path-move',
-      input: {
-        ...runbook,
-        fleet: { fleet: workflowInfo().workflowId, policy: policyBefore ?? 'manual', revertible },
-        ...(approval ? { fleetApproval: approval } : {}),
-      },
-    }),
-    begin: async (progress) => {
-      await takeLocks(
-        locks,
-        { nodes: [], modules: [module], what: `data-path-move fleet of ${module}` },
-        progress,
-        first?.timings ?? Timings.parse({}),
-      );
-      policyBefore ??= await preflightAndFreeze(progress);
-    },
-    end: (progress, allCompleted) =>
-      CancellationScope.nonCancellable(async () => {
-        try {
-          return await restoreWhenSafe(progress, allCompleted);
-        } finally {
-          await locks.release();
-        }
+      standsFor: DATA_PATH_MOVE_STANDS_FOR,
+      child: (runbook, approval, revertible) => ({
+        kind: 'data-path-move',
+        input: {
+          ...runbook,
+          fleet: { fleet: workflowInfo().workflowId, policy: policyBefore ?? 'manual', revertible },
+          ...(approval ? { fleetApproval: approval } : {}),
+        },
       }),
-    // The next run asks for the module's lock again before it starts any node.
-    beforeContinue: async () => {
-      await locks.release();
-      return policyBefore ? { policyBefore } : {};
+      begin: async (progress) => {
+        await takeLocks(
+          locks,
+          { nodes: [], modules: [module], what: `data-path-move fleet of ${module}` },
+          progress,
+          first?.timings ?? Timings.parse({}),
+        );
+        policyBefore ??= await preflightAndFreeze(progress);
+      },
+      end: (progress, allCompleted) =>
+        CancellationScope.nonCancellable(async () => {
+          try {
+            return await restoreWhenSafe(progress, allCompleted);
+          } finally {
+            await locks.release();
+          }
+        }),
+      // The next run asks for the module's lock again before it starts any node.
+      beforeContinue: async () => {
+        await locks.release();
+        return policyBefore ? { policyBefore } : {};
+      },
     },
-  });
+    rawInput,
+  );
 
   /** Every node the module runs on is in the fleet, its containers mount A; then the policy is frozen. */
   async function preflightAndFreeze(progress: Progress): Promise<UpgradePolicy> {

@@ -109,9 +109,16 @@ lab_start() {
   local name=$1 pid tries=0
   shift
   mkdir -p "$LAB_LOGS" "$LAB_PIDS"
-  # No descriptor of its starter stays open in it (3-9): a daemon that kept a caller's lock file (flock)
-  # or pipe open would hold that lock, or that caller's output, for as long as it runs.
-  setsid nohup "$@" >>"$LAB_LOGS/$name.log" 2>&1 </dev/null 3>&- 4>&- 5>&- 6>&- 7>&- 8>&- 9>&- &
+  # No descriptor of its starter stays open in it: a daemon that kept a caller's lock file (fd 3 of `flock
+  # /work/lab-coord.lock bash -c 'up.sh ...'`) or pipe open would hold that lock, or that caller's output, for
+  # as long as it runs.
+  (
+    for fd in /proc/"$BASHPID"/fd/*; do
+      fd=${fd##*/}
+      if [ "$fd" -gt 2 ]; then eval "exec $fd>&-" 2>/dev/null || true; fi
+    done
+    exec setsid nohup "$@" >>"$LAB_LOGS/$name.log" 2>&1 </dev/null
+  ) &
   pid=$!
   echo "$pid" >"$LAB_PIDS/$name.pid"
   LAB_STARTED_PID=$pid
