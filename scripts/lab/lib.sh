@@ -86,7 +86,7 @@ lab_running_pid() {
 lab_cmdline() {
   local pid=$1 line tries=0
   while :; do
-    line=$(tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null) || return 0
+    line=$(tr '\0' ' ' 2>/dev/null <"/proc/$pid/cmdline") || return 0
     [ -z "$line" ] && lab_alive "$pid" && [ $tries -lt 100 ] || break
     sleep 0.01
     tries=$((tries + 1))

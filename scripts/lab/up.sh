@@ -392,6 +392,9 @@ engines() {
     wait_until 30 "containerd of $host has no socket: see $LAB_LOGS/containerd-$host.log" \
       test -S "$(lab_containerd_socket "$host")"
     if ! lab_running_pid "$LAB_PIDS/dockerd-$host.pid" "$dir/daemon.json" >/dev/null; then
+      # Its own pid file outlives a dockerd that died with the machine, and dockerd refuses to start while
+      # any process has that pid (after a reboot, often some other process).
+      rm -f "$dir/run/docker.pid"
       lab_start "dockerd-$host" nsenter "--net=/run/netns/mlab-$host" dockerd --config-file "$dir/daemon.json"
       launched+=("dockerd-$host")
     fi
