@@ -32,6 +32,8 @@ class NamesNotOffered extends Error {
 
 /** How long the UI's error page is loaded again before a step fails with it. */
 const ERROR_PAGE_FOR_MS = 120_000;
+/** How long a loaded page may take to render (a single-page app: seen blank past 60 s at load average 29). */
+const PAGE_SHOWS_WITHIN_MS = 180_000;
 
 /** Thrown by TemporalWebUi.launch before anything starts when there is no browser to drive. */
 export class ChromiumMissingError extends Error {
@@ -261,7 +263,7 @@ export class TemporalWebUi {
     const deadline = Date.now() + ERROR_PAGE_FOR_MS;
     for (let attempt = 1; ; attempt++) {
       await this.page.goto(url, { waitUntil: 'domcontentloaded' });
-      await ready.or(errorPage).first().waitFor();
+      await ready.or(errorPage).first().waitFor({ timeout: PAGE_SHOWS_WITHIN_MS });
       if (!(await errorPage.isVisible())) return;
       if (Date.now() > deadline) {
         const shown = normaliseText(await this.page.locator('body').innerText()).replace(/\n/g, ' ');
