@@ -43,6 +43,8 @@ const OTHER_PROGRAMS: Record<string, string> = {
   '--server': 'lab/bin/meshctl',
   '--network': 'docker run',
   '--net': 'nsenter',
+  '--jobs': 'scripts/run-tests.ts, scripts/test',
+  '--under-load': 'scripts/run-tests.ts, scripts/test',
 };
 
 const sub = (command: Command, name: string) => command.commands.find((c) => c.name() === name);

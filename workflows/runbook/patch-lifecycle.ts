@@ -60,4 +60,5 @@ export const PATCHES: readonly PatchStage[] = [
   { id: R.PREDECESSOR_BEFORE_SUCCESSOR, everyRunFrom: 4 },
   { id: R.REASKS_BACK_OFF, everyRunFrom: 4 },
   { id: R.FLEET_REPORTS_BOUNDED, everyRunFrom: 4 },
+  { id: R.PUBLIC_BIND_WINDOW, everyRunFrom: 4 },
 ];

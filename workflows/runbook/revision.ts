@@ -269,3 +269,12 @@ export const REASKS_BACK_OFF = 'reasks-back-off';
  * recorded before (none past the first reports) replay without it.
  */
 export const FLEET_REPORTS_BOUNDED = 'fleet-reports-bounded';
+
+/**
+ * probe-public rolls the edge flip back once nothing has taken the public port for `publicBindMs` (3 s)
+ * after the predecessor stopped, every connection refused, instead of probing a port nobody will take for
+ * the whole `probeDeadlineMs` (30 s): with the default timings the names are dark for under 10 s, not 35 s.
+ * Something that answers, even wrongly, is probed until the deadline as before. Runbooks recorded before
+ * probe until the deadline.
+ */
+export const PUBLIC_BIND_WINDOW = 'public-bind-window';
