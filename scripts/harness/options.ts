@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 
-/** How many dev-server test files run at once unless `--jobs` says otherwise (measured: see the README). */
+/** How many dev-server test files run at once unless `--jobs` says otherwise (measured: docs/measurements.md). */
 export const DEFAULT_JOBS = 4;
 const MAX_JOBS = 8;
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The production-shaped lab on this machine (README: "A production-shaped lab"): Temporal Server built from
+# The production-shaped lab on this machine (docs/lab.md: "A production-shaped lab"): Temporal Server built from
 # the Go module proxy, four processes on Debian's PostgreSQL, its Web UI, and three hosts (novox, forge1,
 # edge3), each a network namespace with its own containerd and dockerd. Idempotent: each part is built,
 # installed or started only when missing, and says in one line what it did. Run as root.

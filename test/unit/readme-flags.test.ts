@@ -1,12 +1,21 @@
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import type { Command } from 'commander';
 import { addLocalVerbs } from '../../cli/local';
 import { buildProgram } from '../../cli/program';
 
-const README = readFileSync(join(__dirname, '..', '..', 'README.md'), 'utf8');
+const ROOT = join(__dirname, '..', '..');
+
+/** The README and every page of docs/, by their path from the repository's root. */
+const PAGES: { path: string; text: string }[] = [
+  'README.md',
+  ...readdirSync(join(ROOT, 'docs'))
+    .filter((name) => name.endsWith('.md'))
+    .sort()
+    .map((name) => `docs/${name}`),
+].map((path) => ({ path, text: readFileSync(join(ROOT, path), 'utf8') }));
 
 /** `mesh runbook` with every verb, as the CLI registers them. */
 function runbookCommand(): Command {
@@ -25,7 +34,7 @@ function everyCommand(command: Command): Command[] {
   return [command, ...command.commands.flatMap(everyCommand)];
 }
 
-/** Flags the README shows for other programs than `mesh`, and which program takes them. */
+/** Flags the pages show for other programs than `mesh`, and which program takes them. */
 const OTHER_PROGRAMS: Record<string, string> = {
   '--noEmit': 'tsc',
   '--namespace': 'temporal operator',
@@ -51,12 +60,18 @@ const sub = (command: Command, name: string) => command.commands.find((c) => c.n
 const longFlags = (command: Command) => new Set(['--help', ...command.options.flatMap((o) => o.long ?? [])]);
 
 /**
- * Every command line the README shows for `mesh runbook <verb>`: in code blocks (continuation lines
- * joined, comments cut) and in inline code, with where it is.
+ * Every command line a page shows for `mesh runbook <verb>`: in code blocks (continuation lines joined,
+ * comments cut) and in inline code, with where it is (`docs/operators.md:12`).
  */
-function readmeCommands(): { line: number; words: string[] }[] {
+function commandsShown(): { where: string; words: string[] }[] {
+  return PAGES.flatMap(({ path, text }) =>
+    commandsOf(text).map(({ line, words }) => ({ where: `${path}:${line}`, words })),
+  );
+}
+
+function commandsOf(page: string): { line: number; words: string[] }[] {
   const found: { line: number; words: string[] }[] = [];
-  const lines = README.split('\n');
+  const lines = page.split('\n');
   let fenced = false;
   for (let i = 0; i < lines.length; i++) {
     const text = lines[i] ?? '';
@@ -79,18 +94,18 @@ function readmeCommands(): { line: number; words: string[] }[] {
   return found;
 }
 
-describe('the README shows the CLI as it is', () => {
-  it('every --flag the README shows for a `mesh runbook <verb>` exists on that verb', () => {
+describe('the README and docs/ show the CLI as it is', () => {
+  it('every --flag a page shows for a `mesh runbook <verb>` exists on that verb', () => {
     const runbook = runbookCommand();
-    const commands = readmeCommands();
-    assert.ok(commands.length > 20, `found only ${commands.length} command lines in the README`);
+    const commands = commandsShown();
+    assert.ok(commands.length > 20, `found only ${commands.length} command lines in the README and docs/`);
     const unknown: string[] = [];
-    for (const { line, words } of commands) {
+    for (const { where, words } of commands) {
       const verbAt = words.indexOf('runbook') + 1;
       if ((words[verbAt] ?? '<').startsWith('<')) continue; // `mesh runbook <verb>`: any verb
       const verb = sub(runbook, words[verbAt] ?? '');
       if (!verb) {
-        unknown.push(`README.md:${line}: no verb ${words[verbAt] ?? '(none)'}`);
+        unknown.push(`${where}: no verb ${words[verbAt] ?? '(none)'}`);
         continue;
       }
       const kind = sub(verb, words[verbAt + 1] ?? '');
@@ -98,29 +113,30 @@ describe('the README shows the CLI as it is', () => {
       const flags = longFlags(command);
       for (const word of words.slice(verbAt + 1).filter((w) => !w.startsWith('<'))) {
         const flag = /^\[?(--[a-z][a-z-]*)/.exec(word)?.[1];
-        if (flag && !flags.has(flag)) unknown.push(`README.md:${line}: ${command.name()} has no ${flag}`);
+        if (flag && !flags.has(flag)) unknown.push(`${where}: ${command.name()} has no ${flag}`);
       }
     }
     assert.deepEqual(unknown, []);
   });
 
-  it('every --flag the README names anywhere is an option of a mesh command, or of the program named here', () => {
+  it('every --flag a page names anywhere is an option of a mesh command, or of the program named here', () => {
     const mesh = new Set(everyCommand(meshCommand()).flatMap((c) => [...longFlags(c)]));
-    const named = new Set([...README.matchAll(/--[a-zA-Z][a-zA-Z-]*/g)].map((m) => m[0]));
-    assert.deepEqual(
-      [...named].filter((flag) => !mesh.has(flag) && OTHER_PROGRAMS[flag] === undefined),
-      [],
+    const strangers = PAGES.flatMap(({ path, text }) =>
+      [...new Set([...text.matchAll(/--[a-zA-Z][a-zA-Z-]*/g)].map((m) => m[0]))]
+        .filter((flag) => !mesh.has(flag) && OTHER_PROGRAMS[flag] === undefined)
+        .map((flag) => `${path}: ${flag}`),
     );
+    assert.deepEqual(strangers, []);
   });
 
-  it('every option of start and plan is in the README', () => {
+  it('every option of start and plan is on a page', () => {
     const runbook = runbookCommand();
     const missing: string[] = [];
     for (const verb of ['start', 'plan'])
       for (const kind of ['edge-flip', 'data-path-move']) {
         const command = sub(sub(runbook, verb) ?? runbook, kind) ?? assert.fail(`no ${verb} ${kind}`);
         for (const flag of longFlags(command))
-          if (flag !== '--help' && !new RegExp(`${flag}(?![a-z-])`).test(README))
+          if (flag !== '--help' && !PAGES.some(({ text }) => new RegExp(`${flag}(?![a-z-])`).test(text)))
             missing.push(`${verb} ${kind} ${flag}`);
       }
     assert.deepEqual(missing, []);

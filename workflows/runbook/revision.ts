@@ -3,7 +3,7 @@
  * its first upsert). Revision 1 was the first release (frozen in workflows/legacy/ until revision 3);
  * revision 2 is every run started before runs said their revision: the "cannot do harm" review and every
  * patch up to FLEET_CONTINUE_AS_NEW; revision 3 adds MeshRevision and retires revision 1. The lifecycle
- * (README, "Versions and their retirement") says when each patch below is deprecated and removed; the test
+ * (docs/production.md, "Versions and their retirement") says when each patch below is deprecated and removed; the test
  * command checks it (test/unit/revision-lifecycle.test.ts).
  */
 export const RUNBOOK_REVISION = 3;
