@@ -13,6 +13,7 @@ import { seedForgeScenario } from '../../mesh/local/scenarios/forge-move';
 import { runbookWorkflowId } from '../../workflows/contracts';
 import { freePort } from '../support/runbooks';
 import { Scratch } from '../support/scratch';
+import { stepLinesShownTwice } from '../support/step-lines';
 
 const MESH = join(__dirname, '..', '..', 'bin', 'mesh.js');
 const run = promisify(execFile);
@@ -146,7 +147,7 @@ describe('mesh runbook demo: resets its state, and says the command that really 
     assert.equal(await containersOf(node), 0, reset.output());
   });
 
-  it('data-path-move --yes ends by naming the container it leaves and the command that removes it', async () => {
+  it('data-path-move --yes shows each step once and ends by naming the container it leaves and the command that removes it', async () => {
     const stateDir = await scratch.dir('mesh-demo-move-');
     const binDir = await scratch.dir('mesh-demo-move-bin-');
     await symlink(MESH, join(binDir, 'mesh'));
@@ -157,6 +158,9 @@ describe('mesh runbook demo: resets its state, and says the command that really 
     );
     running = demo.child;
     assert.equal(await demo.exited, 0, demo.output());
+    // After each decision the view goes on from where it stopped: no status block, no replay of the steps.
+    assert.deepEqual(stepLinesShownTwice(demo.output()), [], demo.output());
+    assert.equal(demo.output().match(/^following /gm)?.length, 1, demo.output());
     assert.match(
       demo.output(),
       new RegExp(
