@@ -6,7 +6,7 @@ import { EXIT } from '../../errors';
 import type { RunbookClient } from '../client';
 import { sendDecision } from '../decide/decision';
 import { DETACHED, exitForPhase } from '../exit-codes';
-import { follow, followView, type FollowView } from '../follow/follow';
+import { follow, inOneView, type FollowView } from '../follow/follow';
 import { observe } from '../observe';
 import type { DemoDev } from './dev';
 import { automaticAnswer, say, type DemoRunbook } from './story';
@@ -28,13 +28,8 @@ export interface DemoSession {
  * a resumed demo without a terminal waits for a decision from elsewhere, a fresh one stops. Wherever the
  * demo stops before the runbook ends, it says the command that carries on.
  */
-export async function followAndDecide(session: DemoSession, runbook: DemoRunbook): Promise<void> {
-  const view = followView({ quiet: false });
-  try {
-    await followAndDecideIn(view, session, runbook);
-  } finally {
-    view.close();
-  }
+export function followAndDecide(session: DemoSession, runbook: DemoRunbook): Promise<void> {
+  return inOneView((view) => followAndDecideIn(view, session, runbook));
 }
 
 /** One view across every gate: after a decision it shows what came since, never the steps again. */

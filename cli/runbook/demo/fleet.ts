@@ -9,7 +9,7 @@ import { DEFAULT_FLEET_APPROVALS } from '../start/fleet-options';
 import { EXIT } from '../../errors';
 import { sendDecision } from '../decide/decision';
 import { DETACHED, exitForPhase } from '../exit-codes';
-import { follow, followView, type FollowView } from '../follow/follow';
+import { follow, inOneView, type FollowView } from '../follow/follow';
 import { observe } from '../observe';
 import { ask, type DemoSession } from './answer';
 import { automaticAnswer, say, UNSIGNED_HERE } from './story';
@@ -67,13 +67,8 @@ export async function startFleetDemo(
  * Follows the fleet to its end. Where the fleet waits because a node waits, the node is decided on itself
  * (`--yes` answers as the single demo does, a terminal asks); the fleet goes on when the node does.
  */
-export async function followFleet(session: DemoSession, input: EdgeFlipFleetInputArg): Promise<void> {
-  const view = followView({ quiet: false });
-  try {
-    await followFleetIn(view, session, input);
-  } finally {
-    view.close();
-  }
+export function followFleet(session: DemoSession, input: EdgeFlipFleetInputArg): Promise<void> {
+  return inOneView((view) => followFleetIn(view, session, input));
 }
 
 /** One view of the fleet across every gate: after a decision it shows what came since. */

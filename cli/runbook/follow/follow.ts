@@ -38,6 +38,16 @@ export function followView(options: { json?: boolean; quiet: boolean }): FollowV
   return new FollowView(reporterFor(options));
 }
 
+/** Runs `follows` (follows of one runbook, each given `view`) in one text view, closed however they end. */
+export async function inOneView(follows: (view: FollowView) => Promise<void>): Promise<void> {
+  const view = followView({ quiet: false });
+  try {
+    await follows(view);
+  } finally {
+    view.close();
+  }
+}
+
 export interface FollowEnd {
   how: 'ended' | 'waiting' | 'detached';
   /** The last status seen (absent when no worker ever answered). */
