@@ -18,4 +18,4 @@ _mesh() {
   done <<<"$__mesh_out"
   return 0
 }
-complete -F _mesh mesh mesh-runbook
+complete -F _mesh @names@

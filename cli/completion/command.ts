@@ -2,7 +2,7 @@ import { Argument, Option, type Command } from 'commander';
 import { addEveryVerb } from '../groups';
 import { printLine } from '../output';
 import type * as Runbooks from './runbooks';
-import { completionScript, SHELLS, type Shell } from './script';
+import { completionScript, namesToComplete, SHELLS, type Shell } from './script';
 
 /** Temporal's reads and the runbooks' contracts (zod): loaded only when the script asks for runbooks. */
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- see above
@@ -11,6 +11,7 @@ const runbooks = () => require('./runbooks') as typeof Runbooks;
 const LOADING = `
 Load it in this shell:     source <(mesh completion bash)     (zsh: source <(mesh completion zsh), after compinit)
 Load it in every new one:  put that line in ~/.bashrc (zsh: in ~/.zshrc, after compinit)
+Where \`mesh\` on the PATH is another program (your mesh controller), the script completes mesh-runbook only.
 Runbook ids and nodes are asked of Temporal as they are completed (TEMPORAL_ADDRESS, MESH_TASK_QUEUE, or
 --config on the command line), for at most a second and a half; when it does not answer, none are offered.`;
 
@@ -32,6 +33,6 @@ export function registerCompletion(program: Command): void {
     .action(async (shell: Shell, options: { runbooks?: boolean }) => {
       if (options.runbooks) return (await runbooks().runbookCompletions()).forEach((line) => printLine(line));
       addEveryVerb(program);
-      process.stdout.write(completionScript(shell, program));
+      process.stdout.write(completionScript(shell, program, namesToComplete(process.env.PATH)));
     });
 }

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Command } from 'commander';
+import { isThisCli, resolveProgram } from '../../mesh/command/controller-program';
 import { PACKAGE_ROOT } from '../../mesh/package-root';
 import { completionTable, type CommandEntry } from './table';
 
@@ -30,30 +31,41 @@ function commandFunction(entries: CommandEntry[]): string {
   ].join('\n');
 }
 
-const HEADER: Record<Shell, string[]> = {
-  bash: [
-    '# bash completion for mesh and mesh-runbook, printed by `mesh completion bash`.',
-    '# Load it in this shell with `source <(mesh completion bash)`; in every new one, put that line in ~/.bashrc.',
-  ],
-  zsh: [
-    '#compdef mesh mesh-runbook',
-    '# zsh completion for mesh and mesh-runbook, printed by `mesh completion zsh`.',
-    '# Load it in this shell with `source <(mesh completion zsh)` after compinit; in every new one, put that',
-    '# line in ~/.zshrc after compinit, or save the script as _mesh in a directory of $fpath.',
-  ],
-};
+/**
+ * The names the script completes: mesh-runbook, and mesh unless `mesh` on the PATH is another program (an
+ * operator's own mesh controller keeps its own completion; this CLI is mesh-runbook there).
+ */
+export function namesToComplete(path: string | undefined): string[] {
+  const mesh = resolveProgram('mesh', path);
+  return mesh === undefined || isThisCli(mesh) ? ['mesh', 'mesh-runbook'] : ['mesh-runbook'];
+}
+
+function header(shell: Shell, names: string[]): string[] {
+  const loading = `\`source <(${names[0]} completion ${shell})\``;
+  if (shell === 'bash')
+    return [
+      `# bash completion for ${names.join(' and ')}, printed by \`${names[0]} completion bash\`.`,
+      `# Load it in this shell with ${loading}; in every new one, put that line in ~/.bashrc.`,
+    ];
+  return [
+    `#compdef ${names.join(' ')}`,
+    `# zsh completion for ${names.join(' and ')}, printed by \`${names[0]} completion zsh\`.`,
+    `# Load it in this shell with ${loading} after compinit; in every new one, put that line in ~/.zshrc`,
+    '# after compinit, or save the script as _mesh in a directory of $fpath.',
+  ];
+}
 
 /**
- * The completion script for `shell`: verbs, options and their values from `program`'s own commands; runbook
- * ids and nodes asked of this CLI (`mesh completion <shell> --runbooks`) at the moment they are completed.
+ * The completion script for `shell`, for `names`: verbs, options and their values from `program`'s own
+ * commands; runbook ids and nodes asked of this CLI (`completion <shell> --runbooks`) as they are completed.
  */
-export function completionScript(shell: Shell, program: Command): string {
+export function completionScript(shell: Shell, program: Command, names: string[]): string {
   return [
-    ...HEADER[shell],
+    ...header(shell, names),
     '',
     commandFunction(completionTable(program)),
     '',
     part('walk.sh').replaceAll('@shell@', shell),
-    part(`${shell}.sh`),
+    part(`${shell}.sh`).replaceAll('@names@', names.join(' ')),
   ].join('\n');
 }

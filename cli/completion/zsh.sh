@@ -10,4 +10,4 @@ _mesh() {
   candidates=(${(f)__mesh_out})
   compadd -a candidates
 }
-if [ "${funcstack[1]}" = _mesh ]; then _mesh "$@"; else compdef _mesh mesh mesh-runbook; fi
+if [ "${funcstack[1]}" = _mesh ]; then _mesh "$@"; else compdef _mesh @names@; fi

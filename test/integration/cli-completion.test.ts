@@ -196,6 +196,30 @@ describe('mesh completion bash|zsh: verbs, options, kinds; runbook ids and nodes
     assert.equal(stderr, '');
   });
 
+  it('where mesh on the PATH is another program, completes mesh-runbook only and leaves mesh to it', async () => {
+    const controller = join(dir, 'controller');
+    await mkdir(controller);
+    await writeFile(join(controller, 'mesh'), '#!/bin/sh\necho the real mesh controller\n', { mode: 0o755 });
+    const withController = { ...env, PATH: `${controller}:${env.PATH ?? ''}` };
+    const { stdout } = await run('mesh-runbook', ['completion', 'bash'], { env: withController });
+    await writeFile(join(dir, 'plugin.bash'), stdout);
+    const { stdout: registered } = await run(
+      'bash',
+      [
+        '--norc',
+        '--noprofile',
+        '-c',
+        `source ${join(dir, 'plugin.bash')}; complete -p mesh-runbook; complete -p mesh || echo "mesh: none"`,
+      ],
+      { env: withController, timeout: SHELL_BOUND_MS },
+    );
+    assert.deepEqual(registered.trim().split('\n'), ['complete -F _mesh mesh-runbook', 'mesh: none']);
+    assert.deepEqual(
+      await bashCompletes(join(dir, 'plugin.bash'), [['mesh-runbook', 'sta']], withController),
+      [['start', 'status']],
+    );
+  });
+
   it('refuses a shell it has no script for: one sentence naming the two, exit 2', async () => {
     const refused = await run(MESH, ['completion', 'fish'], { env }).then(
       () => assert.fail('fish was taken'),
