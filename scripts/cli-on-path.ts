@@ -82,37 +82,39 @@ function linkDir(setting: OnPathSetting): string | undefined {
   return usable(setting.loginPath());
 }
 
-function place(name: Name, setting: OnPathSetting, dir: string | undefined): Outcome {
-  const ours = realpathSync(setting.cli);
-  const found = firstOnPath(name, setting.loginPath());
-  if (found && realpathSync(found) === ours) return { name, did: 'up to date', file: found };
-  const replaceable = (file: string) =>
-    dir !== undefined && file === join(dir, name) && lstatSync(file).isSymbolicLink();
-  if (found && !(isThisCli(realpathSync(found)) && replaceable(found)))
-    // Another program by this name (the operator's real mesh controller), or this CLI installed otherwise
-    // (npm install -g): not overwritten, nor shadowed by a link before it on the PATH.
-    return {
-      name,
-      did: 'left',
-      file: found,
-      program: realpathSync(found),
-      ours: isThisCli(realpathSync(found)),
-    };
-  if (dir === undefined) return { name, did: 'unplaced' };
-  const file = join(dir, name);
-  if (found) {
-    const was = realpathSync(found);
-    unlinkSync(file);
-    symlinkSync(setting.cli, file);
-    return { name, did: 'relinked', file, was };
+/** Replaces `file` (if anything is there) with a link to the CLI. */
+function link(cli: string, file: string): void {
+  if (existsAt(file)) unlinkSync(file);
+  symlinkSync(cli, file);
+}
+
+/** `name` already runs `found` in a login shell. */
+function placeOver(name: Name, cli: string, found: string, file: string | undefined): Outcome {
+  const program = realpathSync(found);
+  if (program === realpathSync(cli)) return { name, did: 'up to date', file: found };
+  // A link of ours to another checkout of this CLI: the checkout whose bootstrap ran last is the one.
+  if (found === file && lstatSync(found).isSymbolicLink() && isThisCli(program)) {
+    link(cli, found);
+    return { name, did: 'relinked', file: found, was: program };
   }
-  if (existsAt(file) && !isBrokenLink(file)) return { name, did: 'left', file, program: file, ours: false };
-  const was = isBrokenLink(file) ? readlinkSync(file) : undefined;
-  if (was !== undefined) unlinkSync(file);
-  symlinkSync(setting.cli, file);
-  return was === undefined
-    ? { name, did: 'linked', file }
-    : { name, did: 'relinked', file, was: `${was}, gone` };
+  // Another program by this name (the operator's real mesh controller), or this CLI installed otherwise
+  // (npm install -g): not overwritten, nor shadowed by a link before it on the PATH.
+  return { name, did: 'left', file: found, program, ours: isThisCli(program) };
+}
+
+function place(name: Name, setting: OnPathSetting, dir: string | undefined): Outcome {
+  const file = dir === undefined ? undefined : join(dir, name);
+  const found = firstOnPath(name, setting.loginPath());
+  if (found !== undefined) return placeOver(name, setting.cli, found, file);
+  if (file === undefined) return { name, did: 'unplaced' };
+  if (!existsAt(file)) {
+    link(setting.cli, file);
+    return { name, did: 'linked', file };
+  }
+  if (!isBrokenLink(file)) return { name, did: 'left', file, program: file, ours: false };
+  const was = readlinkSync(file);
+  link(setting.cli, file);
+  return { name, did: 'relinked', file, was: `${was}, gone` };
 }
 
 function phrase(o: Outcome): string {
