@@ -35,6 +35,7 @@ export const NODE_LOCAL_ACTIVITIES = [
   'stopModuleContainers',
   'startModuleContainers',
   'runningModuleContainers',
+  'moduleContainerStates',
   'stopContainers',
   'startContainers',
   'recreateContainers',

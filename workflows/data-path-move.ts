@@ -20,6 +20,7 @@ import {
   NODE_HOSTS,
   OLD_DATA_APPROVAL_WATCHES_USERS,
   OLD_DATA_DRY_RUN,
+  REASKS_BACK_OFF,
   RECREATE_THROUGH_MESH,
   REVISION_2,
   START_ON_NEW,
@@ -28,7 +29,7 @@ import {
   UNDO_JUDGES_OWN_MODULE,
 } from './runbook/revision';
 import type { Look } from './runbook/runbook';
-import { pathUsersChange, pausedWatch } from './runbook/watch';
+import { pathUsersChange, pausedWatch, watchedAgainFact } from './runbook/watch';
 import { pathUserLook } from './verdict/path-user-look';
 import { GATE_APPLY, PREFLIGHT, PUSH } from './runbook/step-declarations';
 import type { ReceiptEvidence } from './verdict';
@@ -380,6 +381,7 @@ export async function dataPathMove(rawInput: DataPathMoveInputArg): Promise<Runb
     async function decideOldData(): Promise<'remove' | 'keep'> {
       const watching = patched(OLD_DATA_APPROVAL_WATCHES_USERS);
       let expired = '';
+      let offeredBefore: string | undefined;
       for (let changes = 0, looks = 0, changed: string | undefined; ; looks++) {
         const found = await each((n) => act.containersUsingPath({ node: n, path: from }));
         const users = found.flatMap((seen, i) =>
@@ -422,9 +424,14 @@ export async function dataPathMove(rawInput: DataPathMoveInputArg): Promise<Runb
         }
         const judged = Object.fromEntries(nodes.map((n, i) => [n, (found[i] ?? []).map(pathUserLook)]));
         const usersChange = pausedWatch(changes, () => pathUsersChange(from, judged));
+        // Asked anew, it tells the operators at once only when what it offers changed (REASKS_BACK_OFF).
+        const offered = ask.offer.join(' ');
+        const tellAtOnce = changed !== undefined && (offered !== offeredBefore || !patched(REASKS_BACK_OFF));
+        offeredBefore = offered;
         const answer = await rb.approveWatching('approve-remove-old-data', reason, usersChange, {
           ...ask,
-          remindAtOnce: changed !== undefined,
+          facts: [...ask.facts, ...watchedAgainFact(changes)],
+          remindAtOnce: tellAtOnce,
         });
         if ('changed' in answer) {
           changed = answer.changed;

@@ -56,4 +56,8 @@ export const PATCHES: readonly PatchStage[] = [
   { id: R.FLEET_APPROVAL_EXPIRES, everyRunFrom: 3 },
   // Revision 4's own.
   { id: R.TRUSTED_INPUT, everyRunFrom: 4 },
+  { id: R.GIVE_UP_ENDS_UNWIND, everyRunFrom: 4 },
+  { id: R.PREDECESSOR_BEFORE_SUCCESSOR, everyRunFrom: 4 },
+  { id: R.REASKS_BACK_OFF, everyRunFrom: 4 },
+  { id: R.FLEET_REPORTS_BOUNDED, everyRunFrom: 4 },
 ];
