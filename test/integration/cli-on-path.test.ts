@@ -94,6 +94,8 @@ describe('after the bootstrap, a new login shell runs mesh (real login bash, /us
       ...printed.map((command) => inNewLoginShell(command)),
       inNewLoginShell('mesh runbook --help'),
       inNewLoginShell('mesh-runbook status --help'),
+      // as `mesh completion --help` says to load it
+      inNewLoginShell('source <(mesh completion bash) && complete -p mesh mesh-runbook'),
       inNewLoginShell(`cd ${ROOT} && bash scripts/bootstrap.sh`, { MESH_STATE_DIR: state }),
     ]);
     printed.forEach((command, i) =>
@@ -107,9 +109,13 @@ describe('after the bootstrap, a new login shell runs mesh (real login bash, /us
     );
     assert.match(after[0]?.output ?? '', /^Usage: mesh runbook \[options\] \[command\]/);
     assert.match(after[1]?.output ?? '', /^Usage: mesh runbook status \[options\] <id>/, 'as mesh-runbook');
+    assert.deepEqual(after[2], {
+      output: 'complete -F _mesh mesh\ncomplete -F _mesh mesh-runbook\n',
+      status: 0,
+    });
     assert.equal(onPathLine(demo.output), 'linked /usr/local/bin/mesh, /usr/local/bin/mesh-runbook');
     assert.equal(
-      onPathLine(after[2]?.output ?? ''),
+      onPathLine(after[3]?.output ?? ''),
       'up to date (/usr/local/bin/mesh, /usr/local/bin/mesh-runbook)',
     );
   });
