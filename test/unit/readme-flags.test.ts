@@ -1,21 +1,26 @@
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { describe, it } from 'node:test';
 import type { Command } from 'commander';
-import { addLocalVerbs } from '../../cli/local';
-import { buildProgram } from '../../cli/program';
+import { buildProgram, buildWholeProgram } from '../../cli/program';
 
 const ROOT = join(__dirname, '..', '..');
+const OPERATORS = readFileSync(join(ROOT, 'docs', 'operators.md'), 'utf8');
 
-/** The README and every page of docs/, by their path from the repository's root. */
-const PAGES: { path: string; text: string }[] = [
-  'README.md',
-  ...readdirSync(join(ROOT, 'docs'))
-    .filter((name) => name.endsWith('.md'))
-    .sort()
-    .map((name) => `docs/${name}`),
-].map((path) => ({ path, text: readFileSync(join(ROOT, path), 'utf8') }));
+function markdownUnder(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return markdownUnder(path);
+    return entry.name.endsWith('.md') ? [path] : [];
+  });
+}
+
+/** The README and every page of docs/, each by its path from the repository's root. */
+const PAGES = [join(ROOT, 'README.md'), ...markdownUnder(join(ROOT, 'docs'))].map((path) => ({
+  name: relative(ROOT, path),
+  text: readFileSync(path, 'utf8'),
+}));
 
 /** `mesh runbook` with every verb, as the CLI registers them. */
 function runbookCommand(): Command {
@@ -24,17 +29,13 @@ function runbookCommand(): Command {
 }
 
 /** The whole `mesh` command as the CLI builds it: its own options, every `mesh local` and `mesh runbook` verb. */
-function meshCommand(): Command {
-  const program = buildProgram(['runbook'], false);
-  addLocalVerbs(program.commands.find((c) => c.name() === 'local') ?? assert.fail('no local group'));
-  return program;
-}
+const meshCommand = buildWholeProgram;
 
 function everyCommand(command: Command): Command[] {
   return [command, ...command.commands.flatMap(everyCommand)];
 }
 
-/** Flags the pages show for other programs than `mesh`, and which program takes them. */
+/** Flags the README shows for other programs than `mesh`, and which program takes them. */
 const OTHER_PROGRAMS: Record<string, string> = {
   '--noEmit': 'tsc',
   '--namespace': 'temporal operator',
@@ -61,15 +62,9 @@ const longFlags = (command: Command) => new Set(['--help', ...command.options.fl
 
 /**
  * Every command line a page shows for `mesh runbook <verb>`: in code blocks (continuation lines joined,
- * comments cut) and in inline code, with where it is (`docs/operators.md:12`).
+ * comments cut) and in inline code, with where it is.
  */
-function commandsShown(): { where: string; words: string[] }[] {
-  return PAGES.flatMap(({ path, text }) =>
-    commandsOf(text).map(({ line, words }) => ({ where: `${path}:${line}`, words })),
-  );
-}
-
-function commandsOf(page: string): { line: number; words: string[] }[] {
+function commandsShown(page: string): { line: number; words: string[] }[] {
   const found: { line: number; words: string[] }[] = [];
   const lines = page.split('\n');
   let fenced = false;
@@ -97,15 +92,15 @@ function commandsOf(page: string): { line: number; words: string[] }[] {
 describe('the README and docs/ show the CLI as it is', () => {
   it('every --flag a page shows for a `mesh runbook <verb>` exists on that verb', () => {
     const runbook = runbookCommand();
-    const commands = commandsShown();
-    assert.ok(commands.length > 20, `found only ${commands.length} command lines in the README and docs/`);
     const unknown: string[] = [];
-    for (const { where, words } of commands) {
+    const commands = PAGES.flatMap((page) => commandsShown(page.text).map((shown) => ({ ...shown, page })));
+    assert.ok(commands.length > 100, `found only ${commands.length} command lines in the README and docs/`);
+    for (const { line, words, page } of commands) {
       const verbAt = words.indexOf('runbook') + 1;
-      if ((words[verbAt] ?? '<').startsWith('<')) continue; // `mesh runbook <verb>`: any verb
+      if (/^[<[]/.test(words[verbAt] ?? '<')) continue; // `mesh runbook <verb>`, `[command]`: any verb
       const verb = sub(runbook, words[verbAt] ?? '');
       if (!verb) {
-        unknown.push(`${where}: no verb ${words[verbAt] ?? '(none)'}`);
+        unknown.push(`${page.name}:${line}: no verb ${words[verbAt] ?? '(none)'}`);
         continue;
       }
       const kind = sub(verb, words[verbAt + 1] ?? '');
@@ -113,7 +108,7 @@ describe('the README and docs/ show the CLI as it is', () => {
       const flags = longFlags(command);
       for (const word of words.slice(verbAt + 1).filter((w) => !w.startsWith('<'))) {
         const flag = /^\[?(--[a-z][a-z-]*)/.exec(word)?.[1];
-        if (flag && !flags.has(flag)) unknown.push(`${where}: ${command.name()} has no ${flag}`);
+        if (flag && !flags.has(flag)) unknown.push(`${page.name}:${line}: ${command.name()} has no ${flag}`);
       }
     }
     assert.deepEqual(unknown, []);
@@ -121,22 +116,27 @@ describe('the README and docs/ show the CLI as it is', () => {
 
   it('every --flag a page names anywhere is an option of a mesh command, or of the program named here', () => {
     const mesh = new Set(everyCommand(meshCommand()).flatMap((c) => [...longFlags(c)]));
-    const strangers = PAGES.flatMap(({ path, text }) =>
-      [...new Set([...text.matchAll(/--[a-zA-Z][a-zA-Z-]*/g)].map((m) => m[0]))]
+    const unknown = PAGES.flatMap((page) =>
+      [...new Set([...page.text.matchAll(/--[a-zA-Z][a-zA-Z-]*/g)].map((m) => m[0]))]
         .filter((flag) => !mesh.has(flag) && OTHER_PROGRAMS[flag] === undefined)
-        .map((flag) => `${path}: ${flag}`),
+        .map((flag) => `${page.name}: ${flag}`),
     );
-    assert.deepEqual(strangers, []);
+    assert.deepEqual(unknown, []);
   });
 
-  it('every option of start and plan is on a page', () => {
+  it('reads every page of docs/, the CLI reference among them', () => {
+    assert.ok(PAGES.some((page) => page.name === join('docs', 'cli.md')));
+    assert.ok(PAGES.some((page) => page.name === join('docs', 'design.md')));
+  });
+
+  it("every option of start and plan is in the operators' manual", () => {
     const runbook = runbookCommand();
     const missing: string[] = [];
     for (const verb of ['start', 'plan'])
       for (const kind of ['edge-flip', 'data-path-move']) {
         const command = sub(sub(runbook, verb) ?? runbook, kind) ?? assert.fail(`no ${verb} ${kind}`);
         for (const flag of longFlags(command))
-          if (flag !== '--help' && !PAGES.some(({ text }) => new RegExp(`${flag}(?![a-z-])`).test(text)))
+          if (flag !== '--help' && !new RegExp(`${flag}(?![a-z-])`).test(OPERATORS))
             missing.push(`${verb} ${kind} ${flag}`);
       }
     assert.deepEqual(missing, []);
