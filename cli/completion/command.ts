@@ -13,7 +13,8 @@ Load it in this shell:     source <(mesh completion bash)     (zsh: source <(mes
 Load it in every new one:  put that line in ~/.bashrc (zsh: in ~/.zshrc, after compinit)
 Where \`mesh\` on the PATH is another program (your mesh controller), the script completes mesh-runbook only.
 Runbook ids and nodes are asked of Temporal as they are completed (TEMPORAL_ADDRESS, MESH_TASK_QUEUE, or
---config on the command line), for at most a second and a half; when it does not answer, none are offered.`;
+--config on the command line), for at most a second and a half (MESH_COMPLETION_WAIT_MS sets another bound, in
+milliseconds); when it does not answer, none are offered.`;
 
 /** `mesh completion bash|zsh`: the completion script, from the commands' own definitions. */
 export function registerCompletion(program: Command): void {

@@ -9,6 +9,12 @@ import { taskQueueFromEnv } from '../runbook/options';
 
 /** How long a completion may ask Temporal in all: a shell waits for it at the Tab key. */
 export const ASK_BUDGET_MS = 1_500;
+
+/** The budget: MESH_COMPLETION_WAIT_MS (milliseconds, for a slow link or a loaded machine), else ASK_BUDGET_MS. */
+export function askBudgetMs(env: NodeJS.ProcessEnv = process.env): number {
+  const asked = Number(env.MESH_COMPLETION_WAIT_MS);
+  return Number.isInteger(asked) && asked > 0 ? asked : ASK_BUDGET_MS;
+}
 /** The most runbooks offered: the newest. */
 const MOST = 200;
 
@@ -41,7 +47,7 @@ async function runbookLines(budgetMs: number): Promise<string[]> {
  * What a completion offers for a runbook id or a node, asked of Temporal within `budgetMs`: nothing when
  * it does not answer in time, is not configured or refuses (a completion never hangs a shell or says why).
  */
-export async function runbookCompletions(budgetMs = ASK_BUDGET_MS): Promise<string[]> {
+export async function runbookCompletions(budgetMs = askBudgetMs()): Promise<string[]> {
   const late = new AbortController();
   try {
     return await Promise.race([
