@@ -199,7 +199,7 @@ describe('mesh as a Unix tool', () => {
         'Its commands: plan, start, watch, status, history, list, approve, decide, pause, resume, sign, abort, clear, worker, dev, demo; see `mesh runbook --help`.',
       ],
       [['runbook', 'plna'], 'mesh runbook has no command "plna".', 'Did you mean `mesh runbook plan`?'],
-      [['plna'], 'mesh has no command "plna".', 'Its commands: config, local, runbook; see `mesh --help`.'],
+      [['plna'], 'mesh has no command "plna".', 'Its commands: config, completion, local, runbook; see `mesh --help`.'],
       [
         ['runbook', 'stauts', '--help'],
         'mesh runbook has no command "stauts".',

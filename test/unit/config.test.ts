@@ -113,7 +113,7 @@ describe('the mesh config file and its environment overrides', () => {
   });
 
   it('lets MESH_ADAPTER, MESH_LOCAL_STATE, MESH_COMMAND_CONFIG and MESH_DOCKER_ENDPOINTS override the file', async () => {
-    const commandConfig = await file('command.json', JSON.stringify({ command: '/usr/local/bin/mesh' }));
+    const commandConfig = await file('command.json', JSON.stringify({ command: '/opt/mesh-controller/bin/mesh' }));
     const endpoints = await file(
       'endpoints.json',
       JSON.stringify({ nodes: { edge2: { socket: '/run/env.sock' } } }),
