@@ -31,15 +31,18 @@ interface Said {
 
 /**
  * This machine with /usr/local/bin under a private overlay (`overlay`: its upper and work directories,
- * kept across calls): runs `commands` (bash, from the checkout) in a mount namespace of their own, where what
+ * kept across calls), without a mesh or mesh-runbook in it: runs `commands` (bash, from the checkout) in a mount namespace of their own, where what
  * they link into /usr/local/bin is seen by every login shell they start, and by nothing else.
  */
 async function onThisMachine(overlay: string, commands: string[]): Promise<Said[]> {
-  await mkdir(join(overlay, 'upper'), { recursive: true });
+  const first = (await mkdir(join(overlay, 'upper'), { recursive: true })) !== undefined;
   await mkdir(join(overlay, 'work'), { recursive: true });
   const script = [
     'set -e',
     `mount -t overlay overlay -o lowerdir=/usr/local/bin,upperdir=${overlay}/upper,workdir=${overlay}/work /usr/local/bin`,
+    // A fresh machine: the links this machine's own bootstrap made are whited out in the overlay at its first
+    // mount (a write through one of them would change this checkout's bin/mesh.js for every other test).
+    ...(first ? ['rm -f /usr/local/bin/mesh /usr/local/bin/mesh-runbook'] : []),
     `cd ${ROOT}`,
     ...commands.map((command) => `echo "@@"; status=0; ${command} 2>&1 || status=$?; echo "@@ $status"`),
   ].join('\n');
