@@ -26,7 +26,11 @@ import {
   TARGET_TRUTH,
   UNDO_AFTER_WORK_STOPS,
   UNDO_JUDGES_OWN_MODULE,
+  UNDO_PASSES_HUNG_WORK,
 } from './runbook/revision';
+import { CancelledWork, type LeftRunning } from './runbook/hung-work';
+import { clockOf } from './runbook/decisions';
+import { formatDuration } from './runbook/step-marks';
 import type { Look } from './runbook/runbook';
 import { pathUsersChange, pausedWatch } from './runbook/watch';
 import { pathUserLook } from './verdict/path-user-look';
@@ -58,6 +62,10 @@ export async function dataPathMove(rawInput: DataPathMoveInputArg): Promise<Runb
     what: `data-path-move of ${module} on ${nodes.join(', ')}${fleet ? ` for ${fleet.fleet}` : ''}`,
   };
   return openRunbook(DATA_PATH_MOVE, { ...input, touches }, async (rb) => {
+    // An abort waits for a cancelled copy, verify or catch-up at most the policy's grace, then undoes around it.
+    const hung = patched(UNDO_PASSES_HUNG_WORK)
+      ? new CancelledWork<LongStep>(rb.cancelledWorkGraceMs(), (left) => leftRunning(left))
+      : undefined;
     const { size, onOld, spec } = await rb.step(
       PREFLIGHT,
       () => preflight(input, nodes),
@@ -81,8 +89,13 @@ export async function dataPathMove(rawInput: DataPathMoveInputArg): Promise<Runb
     await stopContainers('');
 
     const removeCopy = rb.undo('remove-copy', async () => {
+      const waited = await afterLeftWork(
+        'remove-copy',
+        `${module} runs on ${from} again; ${to} is removed once nothing writes into it any more`,
+      );
       if (patched(TARGET_TRUTH)) await refuseRemovingTruth();
       await each((n) => undoAct.removeTree({ node: n, path: to, refuseIfUsed: true }));
+      return waited && `removed ${to} ${waited}`;
     });
     await copy();
     await rb.gate('verify-copy', verifyCopy, { recopy: copy });
@@ -169,7 +182,7 @@ export async function dataPathMove(rawInput: DataPathMoveInputArg): Promise<Runb
     /** The node's copy; one refused because B holds the live data (a Reset between the check and it) waits as the check does. */
     async function copyOn(n: string) {
       try {
-        return await longAct.copyTree({ node: n, from, to });
+        return await long('copy', n, () => longAct.copyTree({ node: n, from, to }));
       } catch (error) {
         if (isFailureOf(error, FAILURE.targetIsTruth) && patched(TARGET_TRUTH)) await checkTarget();
         throw error;
@@ -251,7 +264,9 @@ export async function dataPathMove(rawInput: DataPathMoveInputArg): Promise<Runb
     }
 
     async function verifyCopy(): Promise<Look> {
-      const results = await each((n) => longAct.verifyTree({ node: n, from, to }));
+      const results = await each((n) =>
+        long('verify-copy', n, () => longAct.verifyTree({ node: n, from, to })),
+      );
       const counted = perNode(results, (v) => `${v.files} files, ${v.bytes} bytes`);
       const differing = results.flatMap((v, i) =>
         v.differences.map(
@@ -328,7 +343,9 @@ export async function dataPathMove(rawInput: DataPathMoveInputArg): Promise<Runb
 
     async function catchUp(keepNewOnConflict: boolean): Promise<Look> {
       const results = await each((n) =>
-        longAct.catchUpCopy({ node: n, from, to, baseline: baselineOf(n), keepNewOnConflict }),
+        long('catch-up', n, () =>
+          longAct.catchUpCopy({ node: n, from, to, baseline: baselineOf(n), keepNewOnConflict }),
+        ),
       );
       const conflicts = results.flatMap((r, i) => r.conflicts.map((path) => `${nodes[i]}: ${path}`));
       const brought = results.flatMap((r, i) => [
@@ -454,6 +471,7 @@ export async function dataPathMove(rawInput: DataPathMoveInputArg): Promise<Runb
 
     /** After the switch, B may hold new writes: going back to A is the operator's call, never automatic. */
     async function revertOrKeep(original: ModuleSpec): Promise<string | undefined> {
+      await startWhileLeftWorkRuns();
       const choice =
         fleet && !fleet.revertible
           ? await rb.approve(
@@ -468,6 +486,10 @@ export async function dataPathMove(rawInput: DataPathMoveInputArg): Promise<Runb
       // The spec says B; a container the push left on A would be moved by the next build once the
       // roll-out policy is restored (incident 2). Keep makes the containers match the spec now.
       if (choice === 'keep') {
+        await afterLeftWork(
+          'switch-back',
+          `${module} runs as it was meanwhile; keep then catches up and recreates it on ${to}`,
+        );
         await catchUpAndRecreate();
         return patched(RECREATE_THROUGH_MESH) ? onlyWhenOn(to, receipts) : undefined;
       }
@@ -478,6 +500,48 @@ export async function dataPathMove(rawInput: DataPathMoveInputArg): Promise<Runb
       }
       await each((n) => undoAct.removeStaleContainers({ node: n, module, containers: onOld }));
       return onlyWhenOn(from, await each((n) => undoAct.pushNode({ node: n })));
+    }
+
+    /**
+     * Long work on a node: an abort waits for it at most the policy's grace (UNDO_PASSES_HUNG_WORK), and it
+     * never starts beside work an abort left running on that node (both would write into B).
+     */
+    async function long<T>(step: LongStep, n: string, work: () => Promise<T>): Promise<T> {
+      if (!hung) return work();
+      const before = hung.stillRunning([n]);
+      if (before.length > 0) rb.tell(step, `waits until ${leftLine(before)} has stopped before it starts`);
+      return hung.run(step, n, work);
+    }
+
+    /** An abort's undo goes on without long work that did not stop: said at its step; remove-copy waits at the end. */
+    function leftRunning(left: LeftRunning<LongStep>): void {
+      const removal = left.what !== 'catch-up';
+      rb.tell(
+        left.what,
+        `cancelled at ${clockOf(left.cancelledAt)}, but its work on ${left.node} did not stop within ${formatDuration(rb.cancelledWorkGraceMs())} (a call hung in the node's file system: a frozen or network mount?); the undo goes on without it${removal ? `, and remove-copy waits at its end until it has stopped` : ''}`,
+      );
+      if (removal) removeCopy.runLast();
+    }
+
+    /** Waits, saying so at `step`, until the long work an abort left running here has stopped; then how long it took. */
+    async function afterLeftWork(
+      step: 'remove-copy' | 'switch-back',
+      meanwhile: string,
+    ): Promise<string | undefined> {
+      const left = hung?.stillRunning(nodes) ?? [];
+      if (left.length === 0) return undefined;
+      rb.tell(step, `waits until ${leftLine(left)} has stopped: ${meanwhile}`);
+      await hung?.endedOn(nodes);
+      return `once ${leftLine(left)} had stopped`;
+    }
+
+    /**
+     * A catch-up an abort left running (its containers stopped for it, still on A): they start again as they
+     * are, so the module serves while the undo waits for it to stop.
+     */
+    async function startWhileLeftWorkRuns(): Promise<void> {
+      if ((hung?.stillRunning(nodes) ?? []).length === 0) return;
+      await each((n) => undoAct.startContainers({ node: n, module, containers: onOld }));
     }
 
     /**
@@ -503,6 +567,16 @@ export async function dataPathMove(rawInput: DataPathMoveInputArg): Promise<Runb
       return aside.length > 0 ? `left alone, not this runbook's: ${aside.join('; ')}` : undefined;
     }
   });
+}
+
+/** The steps whose work is long (copy, verify, catch-up): an abort may leave it running (hung-work.ts). */
+type LongStep = 'copy' | 'verify-copy' | 'catch-up';
+
+/** `the cancelled copy on forge1 (cancelled at 12:03:10 UTC)`, for each. */
+function leftLine(left: readonly LeftRunning[]): string {
+  return left
+    .map((l) => `the cancelled ${l.what} on ${l.node} (cancelled at ${clockOf(l.cancelledAt)})`)
+    .join(', ');
 }
 
 /** Runs `work` for each node in turn; the results in the nodes' order. */

@@ -54,4 +54,6 @@ export const PATCHES: readonly PatchStage[] = [
   ].map((id) => ({ id, everyRunFrom: 3 })),
   // Revision 3's own: every revision-3 run that gets there has it.
   { id: R.FLEET_APPROVAL_EXPIRES, everyRunFrom: 3 },
+  // Revision 4's own
+  { id: R.UNDO_PASSES_HUNG_WORK, everyRunFrom: 4 },
 ];

@@ -221,3 +221,13 @@ export const FLEET_CONTINUE_AS_NEW = 'fleet-continue-as-new';
  * nodes recorded before (whose approvals were seconds old) replay without the marker.
  */
 export const FLEET_APPROVAL_EXPIRES = 'fleet-approval-expires';
+
+/**
+ * An abort waits for a cancelled copy, verify or catch-up to stop at most the policy's cancelledWorkGrace:
+ * one hung in the node's file system (a frozen or network mount) never hears its cancellation. Past the
+ * grace the undo goes on around it (the module starts on A again, the policy goes back), remove-copy moves
+ * to the end of the undo and waits there until the work has ended, and so does any later long work on its
+ * node. Runbooks recorded before wait for it without bound (UNDO_AFTER_WORK_STOPS) before any undo step.
+ */
+export const UNDO_PASSES_HUNG_WORK = 'undo-passes-hung-work';
+

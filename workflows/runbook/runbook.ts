@@ -308,9 +308,22 @@ export class Runbook<P extends RunbookPlan> {
    * Registers a side effect's named inverse, before the side effect; `forget` drops it past a point of no
    * return. The inverse may resolve to a note for its step (what it left alone).
    */
-  undo(name: UndoName<P>, inverse: () => Promise<string | void>): { forget(): void } {
+  undo(name: UndoName<P>, inverse: () => Promise<string | void>): { forget(): void; runLast(): void } {
     this.compensations.push(name, inverse);
-    return { forget: () => this.compensations.forget(name) };
+    return {
+      forget: () => this.compensations.forget(name),
+      runLast: () => this.compensations.runLast(name),
+    };
+  }
+
+  /** Says where a running step (or undo step) stands while it waits for something that is not a decision. */
+  tell(name: StepName<P> | UndoName<P>, note: string): void {
+    this.progress.mark(name, 'running', note);
+  }
+
+  /** How long an abort waits for a cancelled copy, verify or catch-up to stop (the worker's policy). */
+  cancelledWorkGraceMs(): number {
+    return this.decisions.cancelledWorkGraceMs();
   }
 
   skip(name: StepName<P>, why: string): void {
