@@ -56,4 +56,5 @@ export const PATCHES: readonly PatchStage[] = [
   { id: R.FLEET_APPROVAL_EXPIRES, everyRunFrom: 3 },
   // Revision 4's own
   { id: R.UNDO_PASSES_HUNG_WORK, everyRunFrom: 4 },
+  { id: R.MOVE_FLEET_RESUMES, everyRunFrom: 4 },
 ];

@@ -231,3 +231,10 @@ export const FLEET_APPROVAL_EXPIRES = 'fleet-approval-expires';
  */
 export const UNDO_PASSES_HUNG_WORK = 'undo-passes-hung-work';
 
+/**
+ * A move fleet started on a module whose spec mounts B already (an earlier move switched it and stopped
+ * halfway) moves the nodes still on A: each node's own engine says whether its containers run on B already
+ * (named, not moved again) or still on A, and no node may put the spec back on A. Fleets recorded before
+ * refused such a module at their preflight.
+ */
+export const MOVE_FLEET_RESUMES = 'move-fleet-resumes';
