@@ -1,4 +1,4 @@
-import { ApplicationFailure, deprecatePatch, patched } from '@temporalio/workflow';
+import { ApplicationFailure, CancellationScope, deprecatePatch, patched, uuid4 } from '@temporalio/workflow';
 import type { ModuleSpec } from '../mesh/schemas';
 import { DATA_PATH_MOVE } from './data-path-move-plan';
 import {
@@ -9,7 +9,7 @@ import {
   type RunbookStatus,
 } from './contracts';
 import { act, awaitCancelledLongWork, longAct, undoAct } from './runbook/activities';
-import { isAbort, isFailureOf, refuse } from './runbook/failures';
+import { failureMessage, isAbort, isFailureOf, refuse } from './runbook/failures';
 import { judgePush } from './runbook/judge-push';
 import { ContainerMemory } from './runbook/memory';
 import { openRunbook } from './runbook/open';
@@ -18,8 +18,10 @@ import {
   KEEP_WHEN_REMOVAL_REFUSED,
   MEMORY_PER_NODE,
   NODE_HOSTS,
+  ONLY_ACTION_WHEN_DOWN,
   OLD_DATA_APPROVAL_WATCHES_USERS,
   OLD_DATA_DRY_RUN,
+  OLD_DATA_SHARED_WAITS,
   RECREATE_THROUGH_MESH,
   REVISION_2,
   START_ON_NEW,
@@ -148,7 +150,11 @@ export async function dataPathMove(rawInput: DataPathMoveInputArg): Promise<Runb
 
     /** Whether A is gone: a removal refused after the approval may end with A kept, the move done. */
     async function removeOldData(): Promise<boolean> {
-      const remove = () => each((n) => act.removeTree({ node: n, path: from, refuseIfUsed: true }));
+      const remove = async () => {
+        const sharing = await oldDataSharing();
+        if (sharing.users.length > 0 || sharing.unknown.length > 0) throw refuse(oldDataShared(sharing));
+        return each((n) => act.removeTree({ node: n, path: from, refuseIfUsed: true }));
+      };
       const note = () => `removed ${from} on ${nodes.join(', ')}`;
       if (!patched(KEEP_WHEN_REMOVAL_REFUSED)) {
         await rb.step('remove-old-data', remove, note);
@@ -405,8 +411,10 @@ export async function dataPathMove(rawInput: DataPathMoveInputArg): Promise<Runb
         const inUse = users.length > 0;
         const news = patched(OLD_DATA_DRY_RUN) ? await writtenOnOldPath() : { changed: [], unknown: [] };
         const unsure = news.changed.length > 0 || news.unknown.length > 0;
+        const sharing = await oldDataSharing();
+        const shared = sharing.users.length > 0 || sharing.unknown.length > 0;
         // Only at the first look: once a person was asked here, the node's own answer is what counts.
-        if (input.fleetApproval && looks === 0 && !inUse && !unsure) {
+        if (input.fleetApproval && looks === 0 && !inUse && !unsure && !shared) {
           const byFleet = rb.approvedByFleet(
             'approve-remove-old-data',
             input.fleetApproval,
@@ -419,15 +427,22 @@ export async function dataPathMove(rawInput: DataPathMoveInputArg): Promise<Runb
         const reason = (
           inUse
             ? `${module} runs on ${to}, but ${users.length} container(s) still use ${from} (${users.slice(0, 3).join(', ')}); keep leaves ${from} in place, recheck looks again once they are gone.`
-            : unsure
-              ? oldDataUnsure(news)
-              : `${module} runs on ${to} with its data verified (${size.files} files, ${size.bytes} bytes); remove deletes ${from} on ${nodes.join(', ')}, keep leaves it in place.`
+            : shared
+              ? oldDataShared(sharing)
+              : unsure
+                ? oldDataUnsure(news)
+                : `${module} runs on ${to} with its data verified (${size.files} files, ${size.bytes} bytes); remove deletes ${from} on ${nodes.join(', ')}${sharing.sharers.length > 0 ? ` (the same directory as ${from} on ${sharing.sharers.join(', ')}, where nothing uses it any more)` : ''}, keep leaves it in place.`
         ).replace(/^/, expired);
         const ask = {
-          offer: inUse || unsure ? (['keep', 'recheck'] as const) : (['remove', 'keep'] as const),
+          offer: inUse || unsure || shared ? (['keep', 'recheck'] as const) : (['remove', 'keep'] as const),
           facts: [
             ...(changed !== undefined ? [`changed while the approval waited: ${changed}`] : []),
             ...users.map((u) => `in use: ${u}`),
+            ...sharing.sharers.map(
+              (n) => `${from} is the same directory on ${n}: it saw the mark left in it`,
+            ),
+            ...sharing.users.map((u) => `in use where it is shared: ${u}`),
+            ...sharing.unknown.map((u) => `cannot tell whether ${from} is shared: ${u}`),
             ...news.changed.map((c) => `written on ${from} since the last baseline: ${c}`),
             ...news.unknown.map((u) => `cannot tell what changed on ${from}: ${u}`),
           ],
@@ -453,6 +468,53 @@ export async function dataPathMove(rawInput: DataPathMoveInputArg): Promise<Runb
       }
     }
 
+    /**
+     * Whether A is one directory with A on another node of the module (a network file system, or one
+     * directory mounted on both), from the nodes' own disks: each node of this runbook leaves a mark in its
+     * A, and every other node's worker looks for it in its own (OLD_DATA_SHARED_WAITS). The containers
+     * using A there are what removing it would take from them; a node that cannot be asked leaves it unknown.
+     */
+    async function oldDataSharing(): Promise<Sharing> {
+      const sharing: Sharing = { sharers: [], users: [], unknown: [] };
+      if (!patched(OLD_DATA_SHARED_WAITS)) return sharing;
+      const others = (await act.moduleNodes({ module })).filter((n) => !nodes.includes(n));
+      if (others.length === 0) return sharing;
+      const marks = nodes.map((n) => ({ node: n, path: from, token: uuid4() }));
+      try {
+        const left = await forEach(marks, (mark) => act.markPath(mark));
+        for (const other of others) {
+          try {
+            let seen = false;
+            for (const [i, mark] of marks.entries())
+              if (left[i] && (await act.pathHasMark({ ...mark, node: other }))) seen = true;
+            if (!seen) continue;
+            sharing.sharers.push(other);
+            const users = await act.containersUsingPath({ node: other, path: from });
+            sharing.users.push(
+              ...users.map((c) => `${other}: container ${c.name} (${c.state}) mounts ${c.source}`),
+            );
+          } catch (error) {
+            if (isAbort(error)) throw error;
+            sharing.unknown.push(`${other} did not answer: ${failureMessage(error)}`);
+          }
+        }
+      } catch (error) {
+        if (isAbort(error)) throw error;
+        sharing.unknown.push(`no mark could be left in ${from}: ${failureMessage(error)}`);
+      } finally {
+        await CancellationScope.nonCancellable(() =>
+          forEach(marks, (mark) => act.unmarkPath(mark).catch(() => undefined)),
+        );
+      }
+      return sharing;
+    }
+
+    function oldDataShared({ sharers, users, unknown }: Sharing): string {
+      if (users.length === 0)
+        return `${module} runs on ${to}, but whether ${from} is the same directory on another node of ${module} cannot be told (${unknown[0]}), so remove is not offered: keep leaves ${from} in place, recheck looks again.`;
+      return `${module} runs on ${to}, but ${from} is the same directory on ${sharers.join(', ')} (a mark left in it here was seen there: a network file system, or one directory mounted on both), where ${users.length} container(s) still use it (${users.slice(0, 3).join(', ')}): removing it would delete their data, so remove is not offered until every node sharing it has moved. keep leaves ${from} in place (the last of them to move may remove it), recheck looks again.`;
+    }
+
     /** A catch-up's dry run on each node: what removing A would lose (written there since the last baseline). */
     async function writtenOnOldPath(): Promise<{ changed: string[]; unknown: string[] }> {
       const found = await each((n) => act.oldPathChanges({ node: n, from, to, baseline: baselineOf(n) }));
@@ -474,11 +536,12 @@ export async function dataPathMove(rawInput: DataPathMoveInputArg): Promise<Runb
       await startWhileLeftWorkRuns();
       const choice =
         fleet && !fleet.revertible
-          ? await rb.approve(
+          ? ((await keepWhileDown(fleet.fleet)) ??
+            (await rb.approve(
               'after-switch',
               `The runbook stopped after ${module}'s spec moved to ${to}; other nodes of ${fleet.fleet} run on ${to}, so the spec stays there (revert would put them back on ${from} without what they wrote). keep leaves ${module} on ${to} on ${node}, brings over only what changed on ${from} and recreates there any container still on ${from}.`,
               { offer: ['keep'] },
-            )
+            )))
           : await rb.approve(
               'after-switch',
               `The runbook stopped after ${module}'s spec moved to ${to}, which may hold new writes; revert puts the spec and its containers back on ${from} (what was written on ${to} stays there, not on ${from}), keep leaves ${module} on ${to}, brings over only what changed on ${from} and recreates there any container still on ${from}.`,
@@ -500,6 +563,21 @@ export async function dataPathMove(rawInput: DataPathMoveInputArg): Promise<Runb
       }
       await each((n) => undoAct.removeStaleContainers({ node: n, module, containers: onOld }));
       return onlyWhenOn(from, await each((n) => undoAct.pushNode({ node: n })));
+    }
+
+    /**
+     * keep, when it is the only action (other nodes of the fleet run on B) and the module is down on this
+     * node: nobody could choose otherwise, and a wait for a person would only keep it down
+     * (ONLY_ACTION_WHEN_DOWN). Undefined (a person is asked) while any of its containers runs.
+     */
+    async function keepWhileDown(fleetId: string): Promise<'keep' | undefined> {
+      if (!patched(ONLY_ACTION_WHEN_DOWN)) return undefined;
+      if ((await undoAct.runningModuleContainers({ node, module })).length > 0) return undefined;
+      return rb.takeOnlyAction(
+        'after-switch',
+        'keep',
+        `it is the only action (other nodes of ${fleetId} run on ${to}, so the spec stays there) and ${module} was down on ${node}: it catches up and recreates ${module} on ${to}`,
+      );
     }
 
     /**
@@ -569,6 +647,13 @@ export async function dataPathMove(rawInput: DataPathMoveInputArg): Promise<Runb
   });
 }
 
+/** A's sharing with the module's other nodes: who sees it as theirs, who uses it there, who could not tell. */
+interface Sharing {
+  sharers: string[];
+  users: string[];
+  unknown: string[];
+}
+
 /** The steps whose work is long (copy, verify, catch-up): an abort may leave it running (hung-work.ts). */
 type LongStep = 'copy' | 'verify-copy' | 'catch-up';
 
@@ -579,8 +664,8 @@ function leftLine(left: readonly LeftRunning[]): string {
     .join(', ');
 }
 
-/** Runs `work` for each node in turn; the results in the nodes' order. */
-async function forEach<T>(nodes: string[], work: (node: string) => Promise<T>): Promise<T[]> {
+/** Runs `work` for each node (or each node's item) in turn; the results in their order. */
+async function forEach<N, T>(nodes: readonly N[], work: (node: N) => Promise<T>): Promise<T[]> {
   const results: T[] = [];
   for (const n of nodes) results.push(await work(n));
   return results;

@@ -57,4 +57,6 @@ export const PATCHES: readonly PatchStage[] = [
   // Revision 4's own
   { id: R.UNDO_PASSES_HUNG_WORK, everyRunFrom: 4 },
   { id: R.MOVE_FLEET_RESUMES, everyRunFrom: 4 },
+  { id: R.ONLY_ACTION_WHEN_DOWN, everyRunFrom: 4 },
+  { id: R.OLD_DATA_SHARED_WAITS, everyRunFrom: 4 },
 ];

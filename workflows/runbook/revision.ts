@@ -238,3 +238,20 @@ export const UNDO_PASSES_HUNG_WORK = 'undo-passes-hung-work';
  * refused such a module at their preflight.
  */
 export const MOVE_FLEET_RESUMES = 'move-fleet-resumes';
+
+/**
+ * A fleet's node whose undo reaches after-switch with keep as its only action (other nodes run on B) takes
+ * keep itself while the module is down on the node (no container of it runs): the abort no longer leaves it
+ * down waiting for a person who could not choose otherwise. Runbooks recorded before ask, and wait.
+ */
+export const ONLY_ACTION_WHEN_DOWN = 'only-action-when-down';
+
+/**
+ * Before approve-remove-old-data offers remove, and right before remove-old-data, the runbook asks whether A
+ * is one directory with A on another node of the module (a network file system, or one directory mounted on
+ * both): each of its nodes' workers leaves a mark in its A and every other node's worker looks for it. While
+ * a node sharing A has a container using it (or cannot be asked), remove is not offered and the removal
+ * refuses: a fleet's canary could otherwise delete what a later node still serves. Runbooks recorded before
+ * look at their own nodes only.
+ */
+export const OLD_DATA_SHARED_WAITS = 'old-data-shared-waits';

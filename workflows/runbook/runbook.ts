@@ -240,6 +240,19 @@ export class Runbook<P extends RunbookPlan> {
   }
 
   /**
+   * An approval with one action left, taken by the runbook itself where a wait for a person would change
+   * nothing but prolong an outage: marked done with why; no decision is recorded (nobody decided).
+   */
+  takeOnlyAction<G extends ApprovalName<P>, A extends Exclude<ActionAt<P, G>, 'abort'>>(
+    gate: G,
+    action: A,
+    why: string,
+  ): A {
+    this.progress.mark(gate, 'done', `${action}, without asking: ${why}`);
+    return action;
+  }
+
+  /**
    * Takes a fleet's approval for this one when every gate in `gates` was ok at its first look: the approval
    * is marked done by its giver and recorded as their decision, with the hashes of those looks. False (and
    * nothing recorded) when any of them waited: the node then asks its own approval.
