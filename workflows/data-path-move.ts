@@ -1,4 +1,5 @@
 import { ApplicationFailure, CancellationScope, deprecatePatch, patched, uuid4 } from '@temporalio/workflow';
+import type { PathUser } from '../activities/docker/containers-using-path';
 import type { ModuleSpec } from '../mesh/schemas';
 import { DATA_PATH_MOVE } from './data-path-move-plan';
 import {
@@ -26,6 +27,7 @@ import {
   REVISION_2,
   START_ON_NEW,
   TARGET_TRUTH,
+  TARGET_TRUTH_BEFORE_STOP,
   UNDO_AFTER_WORK_STOPS,
   UNDO_JUDGES_OWN_MODULE,
   UNDO_PASSES_HUNG_WORK,
@@ -88,6 +90,8 @@ export async function dataPathMove(rawInput: DataPathMoveInputArg): Promise<Runb
     const restartOnOld = rb.undo('restart-on-old-path', async () => {
       await each((n) => undoAct.startContainers({ node: n, module, containers: onOld }));
     });
+    // A Reset to before the stop finds B holding the live data here, before it stops what serves from B.
+    if (patched(TARGET_TRUTH_BEFORE_STOP)) await checkTarget(false);
     await stopContainers('');
 
     const removeCopy = rb.undo('remove-copy', async () => {
@@ -200,7 +204,7 @@ export async function dataPathMove(rawInput: DataPathMoveInputArg): Promise<Runb
      * it waits instead of copying A over B. An abort here never removes B (remove-copy is dropped); it
      * starts the containers and restores the policy, which is what the reset run itself may have redone.
      */
-    async function checkTarget(): Promise<void> {
+    async function checkTarget(copyUndoRegistered = true): Promise<void> {
       let truth = false;
       try {
         await rb.gate(
@@ -213,7 +217,7 @@ export async function dataPathMove(rawInput: DataPathMoveInputArg): Promise<Runb
           {},
         );
       } catch (error) {
-        if (truth && isAbort(error)) removeCopy.forget();
+        if (truth && isAbort(error) && copyUndoRegistered) removeCopy.forget();
         throw error;
       }
     }
@@ -242,21 +246,32 @@ export async function dataPathMove(rawInput: DataPathMoveInputArg): Promise<Runb
         ),
       ];
       if (facts.length === 0) return { ok: true, note: `${to} holds no live data yet` };
-      const users = await Promise.all(
-        [from, to].map(async (path) =>
-          (await each((n) => act.containersUsingPath({ node: n, path }))).flatMap((found, i) =>
-            found.map((c) => `${nodes[i]}: container ${c.name} (${c.state}) mounts ${c.source}`),
-          ),
+      const found = await Promise.all(
+        [from, to].map((path) => each((n) => act.containersUsingPath({ node: n, path }))),
+      );
+      const users = found.map((onPath) =>
+        onPath.flatMap((seen, i) =>
+          seen.map((c) => `${nodes[i]}: container ${c.name} (${c.state}) mounts ${c.source}`),
         ),
       );
       return {
         ok: false,
         note: `${to} already holds ${module}'s live data`,
         verdict: 'failed',
-        reason: `${to} already holds ${module}'s live data (${facts.join('; ')}): this runbook went back to before its copy (a Temporal Reset?), and copying ${from} over ${to} would undo what was written there since, so it does not copy. abort ends the runbook without touching ${to}: it starts ${module}'s containers as they are and puts its policy back to ${oldPolicy}, as any abort before the copy does, but never removes ${to}; look at ${module} on ${nodes.join(', ')} and finish the move by hand.`,
+        reason: `${to} already holds ${module}'s live data (${facts.join('; ')}): this runbook went back to before its copy (a Temporal Reset?), and copying ${from} over ${to} would undo what was written there since, so it does not copy.${patched(TARGET_TRUTH_BEFORE_STOP) ? ` ${servingWhileWaiting(found.flat(2))}` : ''} abort ends the runbook without touching ${to}: it starts ${module}'s containers as they are and puts its policy back to ${oldPolicy}, as any abort before the copy does, but never removes ${to}; look at ${module} on ${nodes.join(', ')} and finish the move by hand.`,
         actions: ['abort'],
         facts: [...facts, ...users.flat()],
       };
+    }
+
+    /** Whether the module serves while check-target waits: said in its sentence, never left to guess. */
+    function servingWhileWaiting(users: PathUser[]): string {
+      const running = [
+        ...new Set(users.filter((c) => c.module === module && c.state === 'running').map((c) => c.name)),
+      ];
+      return running.length > 0
+        ? `${module} keeps running meanwhile (${running.join(', ')}).`
+        : `${module} is down meanwhile (none of its containers runs); abort starts them again as they are.`;
     }
 
     /** Before remove-copy: B that became the truth (a Reset after the switch) is never removed. */

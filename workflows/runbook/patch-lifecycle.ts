@@ -59,4 +59,5 @@ export const PATCHES: readonly PatchStage[] = [
   { id: R.MOVE_FLEET_RESUMES, everyRunFrom: 4 },
   { id: R.ONLY_ACTION_WHEN_DOWN, everyRunFrom: 4 },
   { id: R.OLD_DATA_SHARED_WAITS, everyRunFrom: 4 },
+  { id: R.TARGET_TRUTH_BEFORE_STOP, everyRunFrom: 4 },
 ];

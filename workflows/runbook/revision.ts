@@ -255,3 +255,11 @@ export const ONLY_ACTION_WHEN_DOWN = 'only-action-when-down';
  * look at their own nodes only.
  */
 export const OLD_DATA_SHARED_WAITS = 'old-data-shared-waits';
+
+/**
+ * The data move looks whether B is the truth already (check-target) before it stops the module's containers
+ * too, not only before the copy: a Temporal Reset to before the stop (the freeze) found B holding the live
+ * data only after it had stopped the module that served from B, which then stayed down while it waited.
+ * check-target's sentence says whether the module runs meanwhile. Runbooks recorded before stop first.
+ */
+export const TARGET_TRUTH_BEFORE_STOP = 'target-truth-before-stop';
