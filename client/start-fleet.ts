@@ -9,6 +9,7 @@ import {
   type FleetApprovals,
 } from '../workflows/fleet/contracts';
 import { MESH_KIND, MESH_MODULE, MESH_NODE, MESH_PHASE } from '../workflows/search-attributes';
+import { withSignedStart, type StartSigner } from './sign-start';
 
 /** The order the fleet's nodes run in, as one line: `canary novox, then waves of 2: a, b | c`. */
 export function fleetOrderLine(input: {
@@ -53,10 +54,10 @@ export async function startEdgeFlipFleet(
   client: Client,
   workflow: typeof edgeFlipFleet,
   input: EdgeFlipFleetInputArg,
-  options: { taskQueue: string },
+  options: FleetStartOptions,
 ): Promise<WorkflowHandleWithFirstExecutionRunId<typeof edgeFlipFleet>> {
   return client.workflow.start(workflow, {
-    args: [input],
+    args: [signedIfAsked(client, 'edge-flip', input, options)],
     ...fleetStartOptions('edge-flip', input, options.taskQueue),
     staticSummary: `edge-flip fleet of ${input.runbooks.length} nodes to ${input.module} (started by ${input.startedBy})`,
   });
@@ -67,12 +68,36 @@ export async function startDataPathMoveFleet(
   client: Client,
   workflow: typeof dataPathMoveFleet,
   input: DataPathMoveFleetInputArg,
-  options: { taskQueue: string },
+  options: FleetStartOptions,
 ): Promise<WorkflowHandleWithFirstExecutionRunId<typeof dataPathMoveFleet>> {
   return client.workflow.start(workflow, {
-    args: [input],
+    args: [signedIfAsked(client, 'data-path-move', input, options)],
     ...fleetStartOptions('data-path-move', input, options.taskQueue),
     staticSummary: `data-path-move fleet of ${input.runbooks.length} nodes: ${input.module} ${input.from} → ${input.to} (started by ${input.startedBy})`,
+  });
+}
+
+export interface FleetStartOptions {
+  taskQueue: string;
+  /** Signs the fleet's start with its starter's key (mesh runbook start --key). */
+  signStart?: StartSigner;
+}
+
+/** The fleet's input, its start signed when asked: over `runbook-fleet-<module>`, node `fleet`, the input. */
+function signedIfAsked<I extends EdgeFlipFleetInputArg | DataPathMoveFleetInputArg>(
+  client: Client,
+  kind: 'edge-flip' | 'data-path-move',
+  input: I,
+  { signStart }: FleetStartOptions,
+): I {
+  if (!signStart) return input;
+  return withSignedStart(input, signStart, {
+    namespace: client.options.namespace,
+    runbook: fleetWorkflowId(input.module),
+    kind,
+    node: FLEET_NODE,
+    module: input.module,
+    startedBy: input.startedBy,
   });
 }
 

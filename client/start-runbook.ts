@@ -9,6 +9,7 @@ import {
 import { renderPlan } from '../workflows/plans';
 import { MESH_KIND, MESH_MODULE, MESH_NODE, MESH_PHASE } from '../workflows/search-attributes';
 import { launchDescription } from './launch-description';
+import { withSignedStart, type StartSigner } from './sign-start';
 import { predictionAsMarkdown } from './plan/render-details';
 import type { PlanReport } from '../workflows/plan-report';
 
@@ -34,6 +35,8 @@ export interface StartOptions {
    * predicted verdict in the input, so the history keeps it and a gate that finds otherwise says so.
    */
   prediction?: PlanReport | null;
+  /** Signs the start with its starter's key (mesh runbook start --key): four eyes then compare two keys. */
+  signStart?: StartSigner;
 }
 
 /**
@@ -50,10 +53,24 @@ export async function startRunbook<W extends RunbookWorkflow>(
   const kind = runbookKindOf(workflow);
   const described = launchDescription(kind, input);
   const predicted = options.prediction ? predictedVerdicts(options.prediction) : undefined;
+  const sent = predicted ? { ...input, predicted } : input;
+  const workflowId = runbookWorkflowId(input.node);
+  const { signStart } = options;
   return client.workflow.start(workflow, {
-    args: [predicted ? { ...input, predicted } : input] as Parameters<W>,
+    args: [
+      signStart
+        ? withSignedStart(sent, signStart, {
+            namespace: client.options.namespace,
+            runbook: workflowId,
+            kind,
+            node: input.node,
+            module: input.module,
+            startedBy: input.startedBy,
+          })
+        : sent,
+    ] as Parameters<W>,
     taskQueue: options.taskQueue,
-    workflowId: runbookWorkflowId(input.node),
+    workflowId,
     workflowIdConflictPolicy: 'FAIL',
     workflowIdReusePolicy: 'ALLOW_DUPLICATE',
     // Lock and node queue names derive from it; a replay runs on a queue of its own (runbook/queue.ts).

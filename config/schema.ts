@@ -5,6 +5,8 @@ import { AbsolutePath, Name } from '../mesh/schemas';
 import { DECISION_POINTS } from '../workflows/plans';
 import { RunbookPolicy, SIGNED_MODES } from '../workflows/policy';
 import { parseAllowedSigners } from '../workflows/signing/allowed-signers';
+import { START } from '../workflows/signing/start-signature';
+import { PRODUCT_TIMING_LIMITS } from '../workflows/timing-limits';
 import { Duration } from './duration';
 import { WebhookConfig } from './webhook';
 
@@ -103,6 +105,33 @@ const KnownGate = z.string().refine((gate) => DECISION_POINTS.includes(gate), {
     `"${String(issue.input)}" is no gate of any runbook; the gates are ${DECISION_POINTS.join(', ')}`,
 });
 
+/** A bound of the timings a runbook's input may set, as a person writes it: `3s`, `1m`, or 0. */
+const TimingBound = z.union([z.literal(0), Duration]);
+const TIMING_KEYS = [
+  'applyReport',
+  'healthDeadline',
+  'stabilityWindow',
+  'recheckEvery',
+  'probeDeadline',
+  'lockAskAgain',
+] as const;
+const TimingBounds = z.partialRecord(z.enum(TIMING_KEYS), TimingBound);
+
+/** `timings: { least: { stabilityWindow: 3s }, most: { probeDeadline: 1m } }` over the product's limits. */
+const TimingsFile = z
+  .strictObject({ least: TimingBounds.optional(), most: TimingBounds.optional() })
+  .transform(({ least, most }) => ({
+    least: { ...PRODUCT_TIMING_LIMITS.least, ...inMs(least) },
+    most: { ...PRODUCT_TIMING_LIMITS.most, ...inMs(most) },
+  }));
+
+function inMs(bounds: Partial<Record<(typeof TIMING_KEYS)[number], number>> = {}) {
+  return Object.fromEntries(Object.entries(bounds).map(([key, ms]) => [`${key}Ms`, ms]));
+}
+
+/** A gate of a plan, or the start itself (signed: a start signed by its starter's key). */
+const SignedKey = z.union([z.literal('*'), z.literal(START), KnownGate]);
+
 export const PolicyFile = z
   .strictObject({
     approvers: z
@@ -117,7 +146,9 @@ export const PolicyFile = z
     /** allowed_signers lines (`carol ssh-ed25519 AAAA…`), or the file holding them: who may sign decisions. */
     signers: z.array(z.string().min(1)).optional(),
     allowedSignersFile: AbsolutePath.optional(),
-    signed: z.record(z.union([z.literal('*'), KnownGate]), z.enum(SIGNED_MODES)).optional(),
+    signed: z.record(SignedKey, z.enum(SIGNED_MODES)).optional(),
+    /** Bounds on the timings a runbook's input may set; the product's limits where unnamed. */
+    timings: TimingsFile.optional(),
     signatureMaxAge: Duration.optional(),
     fleetApprovalMaxAge: Duration.optional(),
   })
@@ -139,6 +170,7 @@ export const PolicyFile = z
         signatureMaxAge,
         fleetApprovalMaxAge,
         cancelledWorkGrace,
+        timings,
         ...policy
       },
       ctx,
@@ -160,6 +192,7 @@ export const PolicyFile = z
         ...(signatureMaxAge !== undefined ? { signatureMaxAgeMs: signatureMaxAge } : {}),
         ...(fleetApprovalMaxAge !== undefined ? { fleetApprovalMaxAgeMs: fleetApprovalMaxAge } : {}),
         ...(cancelledWorkGrace !== undefined ? { cancelledWorkGraceMs: cancelledWorkGrace } : {}),
+        ...(timings !== undefined ? { timingLimits: timings } : {}),
       });
     },
   );

@@ -13,6 +13,7 @@ import { acquireLock, LocalMesh } from '../mesh/local';
 import { seedEdgeFleet } from '../mesh/local/scenarios/edge-fleet';
 import { forward } from '../test/support/edge-flip-fleet';
 import { decide, FAST_TIMINGS, freePort } from '../test/support/runbooks';
+import { testPolicy } from '../test/support/test-policy';
 import { createRunbookWorker } from '../worker/create-worker';
 import { edgeFlip, edgeFlipFleet } from '../workflows';
 import {
@@ -130,6 +131,7 @@ async function main(): Promise<void> {
         dockerFor: dockerResolver({}),
         hostRootOf: hostRootFromMesh(mesh),
         stateDir: join(stateDir, 'runbook'),
+        policy: testPolicy(),
       },
       nodeQueues: { localMesh: stateDir },
       taskQueue: TASK_QUEUE,

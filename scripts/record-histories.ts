@@ -23,6 +23,7 @@ import { workflowsFromSource } from '../worker/workflow-code';
 import { dataPathMove, dataPathMoveFleet, edgeFlip, edgeFlipFleet } from '../workflows';
 import { runbookWorkflowId, statusQuery } from '../workflows/contracts';
 import { RunbookPolicy } from '../workflows/policy';
+import { testPolicy } from '../test/support/test-policy';
 import type { DataPathMoveInputArg, EdgeFlipInputArg, RunbookStatus } from '../workflows/contracts';
 import { ephemeralDevServer } from '../worker/ephemeral-dev-server';
 
@@ -433,7 +434,7 @@ async function main(): Promise<void> {
         dockerFor: dockerResolver({}),
         hostRootOf: hostRootFromMesh(mesh),
         stateDir: join(stateDir, 'runbook'),
-        policy: REMINDING_SOON,
+        policy: testPolicy(REMINDING_SOON),
       },
       nodeQueues: { localMesh: stateDir },
       taskQueue: TASK_QUEUE,

@@ -35,6 +35,7 @@ export const NODE_LOCAL_ACTIVITIES = [
   'stopModuleContainers',
   'startModuleContainers',
   'runningModuleContainers',
+  'moduleContainerStates',
   'stopContainers',
   'startContainers',
   'recreateContainers',
@@ -129,8 +130,16 @@ export const FleetApproval = z.strictObject({
   by: z.string().min(1),
   at: z.string().min(1),
   evidence: z.string().min(1),
+  /** The approval's SSH signature, when signed: a node checks its key still signs for `by`. */
+  signature: z.string().optional(),
 });
 export type FleetApproval = z.infer<typeof FleetApproval>;
+
+/** A start signed by its starter's SSH key (workflows/signing/start-signature.ts): over kind, node, module, input. */
+export const SignedStart = z.strictObject({
+  signature: z.string().min(1).max(4_000),
+  signedAt: z.string().min(1).max(64),
+});
 
 export const EdgeFlipInput = z
   .strictObject({
@@ -161,6 +170,7 @@ export const EdgeFlipInput = z
     predicted: PredictedVerdicts.optional(),
     /** A fleet's approval this node may stop its predecessor on, when its gates were ok at first look. */
     fleetApproval: FleetApproval.optional(),
+    signedStart: SignedStart.optional(),
   })
   .refine((i) => i.successorAddress !== i.publicAddress, {
     path: ['successorAddress'],
@@ -204,6 +214,7 @@ export const DataPathMoveInput = z
     fleet: DataPathMoveFleetPart.optional(),
     /** The approval this node may remove its old data on, when its gates are ok at first look (a fleet's). */
     fleetApproval: FleetApproval.optional(),
+    signedStart: SignedStart.optional(),
   })
   .refine((i) => i.fleet === undefined || i.nodes.length === 0, {
     path: ['nodes'],
@@ -367,6 +378,8 @@ export const RunbookStatus = z.object({
   stalled: Stalled.nullable().optional(),
   /** A pause asked for and not yet resumed; absent from runbooks that were never paused. */
   paused: Paused.nullable().optional(),
+  /** The key that signed the start, when it was signed: who started it, proven. */
+  startSigner: Signer.optional(),
 });
 export type RunbookStatus = z.infer<typeof RunbookStatus>;
 

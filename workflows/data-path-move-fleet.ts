@@ -34,47 +34,51 @@ export async function dataPathMoveFleet(rawInput: DataPathMoveFleetInputArg): Pr
   /** The spec mounted B when this fleet began (an earlier move switched it): no node may put it back on A. */
   let resumed = false;
 
-  return runFleet(input, {
-    kind: 'data-path-move',
-    standsFor: DATA_PATH_MOVE_STANDS_FOR,
-    child: (runbook, approval, revertible) => ({
+  return runFleet(
+    input,
+    {
       kind: 'data-path-move',
-      input: {
-        ...runbook,
-        fleet: {
-          fleet: workflowInfo().workflowId,
-          policy: policyBefore ?? 'manual',
-          revertible: revertible && !resumed,
+      standsFor: DATA_PATH_MOVE_STANDS_FOR,
+      child: (runbook, approval, revertible) => ({
+        kind: 'data-path-move',
+        input: {
+          ...runbook,
+          fleet: {
+            fleet: workflowInfo().workflowId,
+            policy: policyBefore ?? 'manual',
+            revertible: revertible && !resumed,
+          },
+          ...(approval ? { fleetApproval: approval } : {}),
         },
-        ...(approval ? { fleetApproval: approval } : {}),
-      },
-    }),
-    begin: async (progress) => {
-      await takeLocks(
-        locks,
-        { nodes: [], modules: [module], what: `data-path-move fleet of ${module}` },
-        progress,
-        first?.timings ?? Timings.parse({}),
-      );
-      if (policyBefore !== undefined) return undefined;
-      const began = await preflightAndFreeze(progress);
-      policyBefore = began.policy;
-      return began.moved;
-    },
-    end: (progress, allCompleted) =>
-      CancellationScope.nonCancellable(async () => {
-        try {
-          return await restoreWhenSafe(progress, allCompleted);
-        } finally {
-          await locks.release();
-        }
       }),
-    // The next run asks for the module's lock again before it starts any node.
-    beforeContinue: async () => {
-      await locks.release();
-      return policyBefore ? { policyBefore } : {};
+      begin: async (progress) => {
+        await takeLocks(
+          locks,
+          { nodes: [], modules: [module], what: `data-path-move fleet of ${module}` },
+          progress,
+          first?.timings ?? Timings.parse({}),
+        );
+        if (policyBefore !== undefined) return undefined;
+        const began = await preflightAndFreeze(progress);
+        policyBefore = began.policy;
+        return began.moved;
+      },
+      end: (progress, allCompleted) =>
+        CancellationScope.nonCancellable(async () => {
+          try {
+            return await restoreWhenSafe(progress, allCompleted);
+          } finally {
+            await locks.release();
+          }
+        }),
+      // The next run asks for the module's lock again before it starts any node.
+      beforeContinue: async () => {
+        await locks.release();
+        return policyBefore ? { policyBefore } : {};
+      },
     },
-  });
+    rawInput,
+  );
 
   /**
    * Every node the module runs on is in the fleet, its containers mount A (or, once an earlier move switched

@@ -23,6 +23,7 @@ import {
   OLD_DATA_APPROVAL_WATCHES_USERS,
   OLD_DATA_DRY_RUN,
   OLD_DATA_SHARED_WAITS,
+  REASKS_BACK_OFF,
   RECREATE_THROUGH_MESH,
   REVISION_2,
   START_ON_NEW,
@@ -36,7 +37,7 @@ import { CancelledWork, type LeftRunning } from './runbook/hung-work';
 import { clockOf } from './runbook/decisions';
 import { formatDuration } from './runbook/step-marks';
 import type { Look } from './runbook/runbook';
-import { pathUsersChange, pausedWatch } from './runbook/watch';
+import { pathUsersChange, pausedWatch, watchedAgainFact } from './runbook/watch';
 import { pathUserLook } from './verdict/path-user-look';
 import { GATE_APPLY, PREFLIGHT, PUSH } from './runbook/step-declarations';
 import type { ReceiptEvidence } from './verdict';
@@ -65,7 +66,7 @@ export async function dataPathMove(rawInput: DataPathMoveInputArg): Promise<Runb
     modules: fleet ? [] : [module],
     what: `data-path-move of ${module} on ${nodes.join(', ')}${fleet ? ` for ${fleet.fleet}` : ''}`,
   };
-  return openRunbook(DATA_PATH_MOVE, { ...input, touches }, async (rb) => {
+  return openRunbook(DATA_PATH_MOVE, { ...input, touches, raw: rawInput }, async (rb) => {
     // An abort waits for a cancelled copy, verify or catch-up at most the policy's grace, then undoes around it.
     const hung = patched(UNDO_PASSES_HUNG_WORK)
       ? new CancelledWork<LongStep>(rb.cancelledWorkGraceMs(), (left) => leftRunning(left))
@@ -418,6 +419,7 @@ export async function dataPathMove(rawInput: DataPathMoveInputArg): Promise<Runb
     async function decideOldData(): Promise<'remove' | 'keep'> {
       const watching = patched(OLD_DATA_APPROVAL_WATCHES_USERS);
       let expired = '';
+      let offeredBefore: string | undefined;
       for (let changes = 0, looks = 0, changed: string | undefined; ; looks++) {
         const found = await each((n) => act.containersUsingPath({ node: n, path: from }));
         const users = found.flatMap((seen, i) =>
@@ -469,9 +471,14 @@ export async function dataPathMove(rawInput: DataPathMoveInputArg): Promise<Runb
         }
         const judged = Object.fromEntries(nodes.map((n, i) => [n, (found[i] ?? []).map(pathUserLook)]));
         const usersChange = pausedWatch(changes, () => pathUsersChange(from, judged));
+        // Asked anew, it tells the operators at once only when what it offers changed (REASKS_BACK_OFF).
+        const offered = ask.offer.join(' ');
+        const tellAtOnce = changed !== undefined && (offered !== offeredBefore || !patched(REASKS_BACK_OFF));
+        offeredBefore = offered;
         const answer = await rb.approveWatching('approve-remove-old-data', reason, usersChange, {
           ...ask,
-          remindAtOnce: changed !== undefined,
+          facts: [...ask.facts, ...watchedAgainFact(changes)],
+          remindAtOnce: tellAtOnce,
         });
         if ('changed' in answer) {
           changed = answer.changed;

@@ -62,7 +62,7 @@ export const EDGE_FLIP = definePlan({
       does: "stop the predecessor's containers",
       undo: {
         name: 'restart-predecessor',
-        does: 'free the public ports (unassign the successor and push, else stop its containers), start the predecessor, probe that the predecessor itself answers',
+        does: "find the predecessor's containers on the node (a push brings back those the clean push removed; still gone, the successor is left serving and the step waits), stop the successor's containers, start the predecessor, probe that the predecessor itself answers, then take the successor off through mesh",
       },
     },
     {

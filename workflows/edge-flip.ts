@@ -13,10 +13,11 @@ import {
   LIGHT_THE_EDGE_FIRST,
   NODE_HOSTS,
   PARALLEL_READS,
+  PREDECESSOR_BEFORE_SUCCESSOR,
   REVISION_2,
   SUCCESSOR_RESTARTS_SINCE_CREATED,
 } from './runbook/revision';
-import { containersChange } from './runbook/watch';
+import { containersChange, reaskedWatch, watchedAgainFact } from './runbook/watch';
 import { recordNodeHosts } from './runbook/hosts';
 import type { Look } from './runbook/runbook';
 import { GATE_APPLY, PREFLIGHT } from './runbook/step-declarations';
@@ -59,8 +60,10 @@ export async function edgeFlip(rawInput: EdgeFlipInputArg): Promise<RunbookStatu
     reads: [module, predecessor],
     what: `edge-flip ${predecessor} → ${module} on ${node}`,
   };
-  return openRunbook(EDGE_FLIP, { ...input, touches }, async (rb) => {
-    await rb.step(PREFLIGHT, () => preflight(input, predecessorAnswers));
+  /** The predecessor's containers that served at preflight: what restart-predecessor must find to start. */
+  let predecessorServedBy: string[] = [];
+  return openRunbook(EDGE_FLIP, { ...input, touches, raw: rawInput }, async (rb) => {
+    predecessorServedBy = await rb.step(PREFLIGHT, () => preflight(input, predecessorAnswers));
 
     rb.undo('unassign-successor', () => removeSuccessor());
     await rb.step('assign-successor', () => act.assignModule({ module, node }));
@@ -110,11 +113,19 @@ export async function edgeFlip(rawInput: EdgeFlipInputArg): Promise<RunbookStatu
         rb.approvedByFleet('approve-stop-predecessor', fleetApproval, FIRST_LOOK_GATES);
       const approvedByFleet = byFleet === true && !(await recheckSuccessor());
       const reason = typeof byFleet === 'object' ? `${byFleet.expired} ${approvalReason}` : approvalReason;
-      // The successor is watched while the approval waits: a change ends the ask, and it is asked anew.
+      // The successor is watched while the approval waits: a change ends the ask, and it is asked anew;
+      // changes that keep coming are looked at less and less often (REASKS_BACK_OFF).
       if (!approvedByFleet)
-        for (;;) {
-          const answer = await rb.approveWatching('approve-stop-predecessor', reason, successorChange);
+        for (let changes = 0; ;) {
+          const facts = watchedAgainFact(changes);
+          const answer = await rb.approveWatching(
+            'approve-stop-predecessor',
+            reason,
+            reaskedWatch(changes, successorChange),
+            facts.length > 0 ? { facts } : {},
+          );
           const changed = 'changed' in answer ? answer.changed : undefined;
+          if (changed !== undefined) changes += 1;
           if (!(await recheckSuccessor(changed)) && changed === undefined) break;
         }
     } else {
@@ -241,6 +252,8 @@ export async function edgeFlip(rawInput: EdgeFlipInputArg): Promise<RunbookStatu
    * probe wants the predecessor's own answer, never the successor's.
    */
   async function restartPredecessor(): Promise<string | undefined> {
+    if (patched(PREDECESSOR_BEFORE_SUCCESSOR))
+      await predecessorToStart(input, predecessorServedBy, { ...onPublic, marker: input.successorMarker });
     if (patched(LIGHT_THE_EDGE_FIRST)) return lightTheEdgeFirst(input, predecessorAnswers, removeSuccessor);
     const problems: string[] = [];
     try {
@@ -260,6 +273,48 @@ export async function edgeFlip(rawInput: EdgeFlipInputArg): Promise<RunbookStatu
       throw ApplicationFailure.nonRetryable(`${predecessor} restart: ${problems.join('; ')}`);
     return undefined;
   }
+}
+
+/**
+ * Before anything of the successor is stopped, the predecessor's containers that served at preflight must be
+ * on the node, able to start (read on the node's own engine, each time this undo runs). Removed by the clean
+ * push (an abort after unassign-predecessor, which reassign-predecessor undid), they come back with a push
+ * beside the successor, which that push leaves serving. Still gone (the controller does not answer, or the
+ * node holds them): nothing of the successor is stopped or taken off, and the step fails saying so.
+ */
+async function predecessorToStart(
+  input: EdgeFlipInput,
+  servedBy: readonly string[],
+  successorAnswers: ProbeTarget,
+): Promise<void> {
+  const { node, module, predecessor, timings } = input;
+  const missing = async () => {
+    const present = await undoAct.moduleContainerStates({ node, module: predecessor });
+    const startable = present.filter((c) => c.state !== 'dead' && c.state !== 'removing').map((c) => c.name);
+    return servedBy.filter((name) => !startable.includes(name));
+  };
+  if ((await missing()).length === 0) return;
+  const pushed = await undoAct.pushNode({ node }).then(
+    async (receipt) => {
+      if (receipt.readable)
+        await undoAct.collectApplyEvidence({
+          node,
+          pushId: receipt.value.pushId,
+          timeoutMs: timings.applyReportMs,
+        });
+      return `a push did not bring ${predecessor} back`;
+    },
+    (error: unknown) => `a push to bring ${predecessor} back failed (${failureMessage(error)})`,
+  );
+  const gone = await missing();
+  if (gone.length === 0) return;
+  const answers = await probeOnce(successorAnswers);
+  const serving = answers.ok
+    ? `it serves: ${answers.summary}`
+    : `it does not serve either: ${answers.summary}`;
+  throw ApplicationFailure.nonRetryable(
+    `${predecessor} cannot be started on ${node}: ${gone.join(', ')} ${gone.length === 1 ? 'is' : 'are'} gone and ${pushed}; ${module} is left as it is, nothing of it stopped or taken off (${serving}); ${predecessor} must be assigned and its containers back on ${node} before this step stops ${module}`,
+  );
 }
 
 /**
@@ -304,11 +359,12 @@ async function lightTheEdgeFirst(
 /**
  * The node as the flip needs it: the predecessor runs, the successor does not, and the public names are
  * answered by the predecessor itself (its marker, not the successor's, from this node): the answer the
- * rollback probe will want, known good before anything changes.
+ * rollback probe will want, known good before anything changes. Resolves to the predecessor's running
+ * containers: what restart-predecessor must find on the node before it stops anything.
  */
-async function preflight(input: EdgeFlipInput, predecessorAnswers: ProbeTarget): Promise<string> {
+async function preflight(input: EdgeFlipInput, predecessorAnswers: ProbeTarget): Promise<string[]> {
   const { node, module, predecessor } = input;
-  const host = patched(NODE_HOSTS) ? `; ${await recordNodeHosts([node])}` : '';
+  if (patched(NODE_HOSTS)) await recordNodeHosts([node]);
   const predecessorRuns = () => act.runningModuleContainers({ node, module: predecessor });
   const successorRuns = () => act.runningModuleContainers({ node, module });
   const served = () => probeOnce(predecessorAnswers);
@@ -321,12 +377,13 @@ async function preflight(input: EdgeFlipInput, predecessorAnswers: ProbeTarget):
     refuseUnlessPredecessorRuns(input, running);
     refuseWhenSuccessorRuns(input, successorRunning);
     refuseUnlessServed(answers);
-  } else {
-    refuseUnlessPredecessorRuns(input, await predecessorRuns());
-    refuseWhenSuccessorRuns(input, await successorRuns());
-    refuseUnlessServed(await served());
+    return running;
   }
-  return `${predecessor} serves ${input.publicNames.length} name(s); ${module} not running${host}`;
+  const running = await predecessorRuns();
+  refuseUnlessPredecessorRuns(input, running);
+  refuseWhenSuccessorRuns(input, await successorRuns());
+  refuseUnlessServed(await served());
+  return running;
 }
 
 function refuseUnlessPredecessorRuns({ node, predecessor }: EdgeFlipInput, running: string[]): void {

@@ -8,12 +8,16 @@ import { runFleet } from './fleet/run';
  */
 export async function edgeFlipFleet(rawInput: EdgeFlipFleetInputArg): Promise<RunbookStatus> {
   const input = parseInput(EdgeFlipFleetInput, rawInput);
-  return runFleet(input, {
-    kind: 'edge-flip',
-    standsFor: EDGE_FLIP_STANDS_FOR,
-    child: (runbook, approval) => ({
+  return runFleet(
+    input,
+    {
       kind: 'edge-flip',
-      input: approval ? { ...runbook, fleetApproval: approval } : runbook,
-    }),
-  });
+      standsFor: EDGE_FLIP_STANDS_FOR,
+      child: (runbook, approval) => ({
+        kind: 'edge-flip',
+        input: approval ? { ...runbook, fleetApproval: approval } : runbook,
+      }),
+    },
+    rawInput,
+  );
 }

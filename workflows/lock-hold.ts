@@ -46,6 +46,9 @@ export interface LockHold {
   since?: string;
 }
 
+/** What the keeper holds and queues (workflows/lock.ts), as the workflow SDK's `defineQuery` writes it. */
+export const lockStateQuery = { type: 'query', name: 'lockState' } as QueryDefinition<LockState>;
+
 /** As the workflow SDK's `defineQuery` writes it; every runbook answers it (workflows/runbook/locks.ts). */
 export const lockHoldQuery = { type: 'query', name: 'lockHold' } as QueryDefinition<LockHold>;
 

@@ -1,7 +1,6 @@
 import {
   condition,
   continueAsNew,
-  defineQuery,
   defineSignal,
   getExternalWorkflowHandle,
   patched,
@@ -10,10 +9,18 @@ import {
   workflowInfo,
 } from '@temporalio/workflow';
 import type { Activities } from '../activities';
-import { same, type LockHolder, type LockRequest, type LockState, type RunRef } from './lock-hold';
-import { KEEPER_ASKS_RUNS } from './runbook/revision';
+import {
+  lockStateQuery,
+  same,
+  type LockHolder,
+  type LockRequest,
+  type LockState,
+  type RunRef,
+} from './lock-hold';
+import { KEEPER_ASKS_RUNS, TRUSTED_INPUT } from './runbook/revision';
 
 export type { LockHolder, LockRequest, LockState } from './lock-hold';
+export { lockStateQuery } from './lock-hold';
 
 /**
  * The locks of every runbook on one task queue, kept by one workflow (`runbook-locks@<queue>`): a runbook
@@ -34,7 +41,6 @@ export const releaseLocks = defineSignal<[RunRef]>('releaseLocks');
 export const locksGranted = defineSignal<[]>('locksGranted');
 /** Sent to a requester that must wait: who holds (or has reserved) a lock it needs. */
 export const locksBusy = defineSignal<[{ heldBy: LockHolder }]>('locksBusy');
-export const lockStateQuery = defineQuery<LockState>('lockState');
 
 /**
  * Per task queue, not per namespace (docs/design.md §5, Locks): a queue is one deployment of mesh runbook
@@ -70,6 +76,8 @@ export async function runbookLocks(start: LockRequest | LockState): Promise<void
   delete state.afresh;
   // Keepers started before KEEPER_ASKS_RUNS keep their way to their end (they end once nobody waits).
   const asksRuns = patched(KEEPER_ASKS_RUNS);
+  // A grant is held before it is told, so a runbook that asks the keeper about it finds it (TRUSTED_INPUT).
+  const holdsBeforeTelling = patched(TRUSTED_INPUT);
   const releases = (state.releases ??= []);
   const told = new Map<string, string>();
   setHandler(requestLocks, (request) => {
@@ -90,7 +98,7 @@ export async function runbookLocks(start: LockRequest | LockState): Promise<void
   for (;;) {
     if (asksRuns) await checkReleases(state, releases);
     if (state.held.length === 0 && state.queue.length === 0 && releases.length === 0) return;
-    await grantWhatIsFree(state, told);
+    await grantWhatIsFree(state, told, holdsBeforeTelling);
     const before = { held: state.held.length, queue: state.queue.length };
     const moved = () =>
       state.held.length !== before.held || state.queue.length !== before.queue || releases.length > 0;
@@ -140,7 +148,11 @@ async function checkReleases(state: LockState, releases: RunRef[]): Promise<void
  * Grants, in order, every request whose locks are free: one it holds alone must be neither held nor reserved,
  * one it shares must not be held or reserved by someone holding it alone.
  */
-async function grantWhatIsFree(state: LockState, told: Map<string, string>): Promise<void> {
+async function grantWhatIsFree(
+  state: LockState,
+  told: Map<string, string>,
+  holdsBeforeTelling: boolean,
+): Promise<void> {
   const taken = new Map<string, Taken>();
   for (const h of state.held) claim(taken, h);
   for (const request of [...state.queue]) {
@@ -157,13 +169,17 @@ async function grantWhatIsFree(state: LockState, told: Map<string, string>): Pro
       continue;
     }
     state.queue = state.queue.filter((q) => !same(q)(request));
+    if (holdsBeforeTelling) state.held.push(request);
     const granted = await requester
       .signal(locksGranted)
       .then(() => true)
       .catch(() => false); // it ended while it waited
-    if (!granted) continue;
+    if (!granted) {
+      if (holdsBeforeTelling) drop(state, request);
+      continue;
+    }
     // A release that arrived meanwhile is checked with the run before the next grant: no phantom holder.
-    state.held.push(request);
+    if (!holdsBeforeTelling) state.held.push(request);
     claim(taken, request);
   }
 }

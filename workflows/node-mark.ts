@@ -2,6 +2,7 @@ import {
   CancellationScope,
   condition,
   continueAsNew,
+  log,
   patched,
   proxyActivities,
   setHandler,
@@ -18,7 +19,13 @@ import {
   type NodeMarkInput,
   type RunEnded,
 } from './node-mark-contracts';
-import { MARKS_FOLLOW_RESETS } from './runbook/revision';
+import { MARKS_FOLLOW_RESETS, TRUSTED_INPUT } from './runbook/revision';
+
+const marks = proxyActivities<Pick<Activities, 'clearanceOf'>>({
+  startToCloseTimeout: '1 minute',
+  heartbeatTimeout: '10 seconds',
+  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '10 seconds' },
+});
 
 const runs = proxyActivities<Pick<Activities, 'runEnding'>>({
   startToCloseTimeout: '2 minutes',
@@ -38,9 +45,15 @@ const CLOSE_WAIT_MS = 60_000;
  */
 export async function nodeMark(input: NodeMarkInput): Promise<MarkEnd> {
   let cleared: Clearance | undefined;
+  const claimed: Clearance[] = [];
   let told = false;
+  // Anyone may send clear-mark: since TRUSTED_INPUT it counts once a clearance run with its words is found.
+  const checksClearances = patched(TRUSTED_INPUT);
   setHandler(runbookEndedSignal, (run) => void (toldByItsRun(run) && (told = true)));
-  setHandler(clearMarkSignal, (clearance) => void (cleared ??= clearance));
+  setHandler(clearMarkSignal, (clearance) => {
+    if (checksClearances) claimed.push(clearance);
+    else cleared ??= clearance;
+  });
   setHandler(markQuery, () => input);
   // A cancel request (a Web UI button) does not remove a mark: only its run's clean end or a clearance does.
   return CancellationScope.nonCancellable(() => untilUnmarkedOrCleared());
@@ -53,7 +66,13 @@ export async function nodeMark(input: NodeMarkInput): Promise<MarkEnd> {
 
   async function untilUnmarkedOrCleared(): Promise<MarkEnd> {
     for (;;) {
-      await condition(() => cleared !== undefined || told);
+      await condition(() => cleared !== undefined || told || claimed.length > 0);
+      const claim = claimed.shift();
+      if (claim) {
+        if (await marks.clearanceOf({ node: input.node, ...claim })) cleared = claim;
+        else log.warn('a clear-mark signal no clearance run stands behind was ignored', { ...claim });
+        continue;
+      }
       if (cleared) return { how: 'cleared', ...cleared };
       told = false;
       const run = await runs.runEnding({ ...input.by, waitMs: CLOSE_WAIT_MS });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { FOUR_EYES_GATES } from './plans';
+import { TimingLimits } from './timing-limits';
 
 /** required: an unsigned decision is refused; optional: a signature is verified when present; off: ignored. */
 export const SIGNED_MODES = ['required', 'optional', 'off'] as const;
@@ -61,6 +62,11 @@ export const RunbookPolicy = z.object({
    * fleet paused for a day) makes the node ask its own approval.
    */
   fleetApprovalMaxAgeMs: z.number().int().positive().default(FLEET_APPROVAL_MAX_AGE_MS),
+  /**
+   * The shortest and longest timings a runbook's input may set (workflows/timing-limits.ts); absent: the
+   * product's limits. A worker whose operator lets tests shorten windows says so here.
+   */
+  timingLimits: TimingLimits.optional(),
   /** How old a decision's signature may be when it arrives. */
   signatureMaxAgeMs: z
     .number()

@@ -12,6 +12,7 @@ import { hostFingerprint } from './fingerprint';
 import { recreateContainers, removeStaleContainers } from './recreate';
 import {
   containersAt,
+  moduleContainerStates,
   runningModuleContainers,
   startContainers,
   startModuleContainers,
@@ -57,6 +58,9 @@ export function createDockerActivities(deps: DockerActivityDeps) {
       startModuleContainers(containersAt(deps, input.node), input),
     runningModuleContainers: (input: ModuleOnNode): Promise<string[]> =>
       runningModuleContainers(containersAt(deps, input.node), input),
+    /** Every container of the module on the node, any state: what an undo may start (never through mesh). */
+    moduleContainerStates: (input: ModuleOnNode): Promise<{ name: string; state: string }[]> =>
+      moduleContainerStates(containersAt(deps, input.node), input),
     /** Stops some containers of the module, by spec name; returns the Docker names. */
     stopContainers: (input: ContainersOnNode): Promise<{ stopped: string[] }> => stopContainers(deps, input),
     /** Starts some containers of the module, by spec name; returns the Docker names. */

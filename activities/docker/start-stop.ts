@@ -138,6 +138,16 @@ export async function runningModuleContainers(
   return containers.filter((c) => c.state === 'running').map((c) => c.name);
 }
 
+/** Docker names and states of the module's containers on the node, whatever their state, sorted by name. */
+export async function moduleContainerStates(
+  at: ModuleContainersAt,
+  input: ModuleOnNode,
+): Promise<{ name: string; state: string }[]> {
+  const { node, module } = parseTarget('moduleContainerStates', input);
+  const containers = await findModuleContainers(at, node, module);
+  return containers.map(({ name, state }) => ({ name, state }));
+}
+
 /** The node's engine and the labels its mesh puts on a module's containers. */
 export function containersAt(
   deps: { mesh: MeshPort; dockerFor(node: string): DockerEngine },

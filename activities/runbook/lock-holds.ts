@@ -3,12 +3,17 @@ import { WorkflowNotFoundError } from '@temporalio/client';
 import {
   LOCKING_WORKFLOW_TYPES,
   lockHoldQuery,
+  lockStateQuery,
+  same,
   type FoundHold,
   type LockHold,
   type LockHoldCheck,
   type RunRef,
 } from '../../workflows/lock-hold';
 import { heartbeat } from '../heartbeat';
+
+/** Half-second looks at a keeper of an older release, which holds a grant only after telling it. */
+const GRANT_SETTLES_TRIES = 20;
 
 const quoted = (value: string) => `'${value.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
 
@@ -31,6 +36,26 @@ export function createLockHoldActivities() {
         return (await handle.query(lockHoldQuery)).state;
       } catch {
         return 'unknown';
+      }
+    },
+
+    /**
+     * Whether the keeper holds `run`'s request: a grant a runbook is told of counts only when the keeper
+     * says so, since anyone may send the signal. A keeper of an older release tells before it holds, so
+     * its word is awaited a while; one that has ended holds nothing.
+     */
+    async lockGrantOf(input: RunRef & { keeper: string }): Promise<boolean> {
+      const keeper = getClient().workflow.getHandle(input.keeper);
+      for (let tries = 0; ; tries++) {
+        try {
+          if ((await keeper.query(lockStateQuery)).held.some(same(input))) return true;
+        } catch (error) {
+          if (error instanceof WorkflowNotFoundError) return false;
+          throw error; // Temporal or the keeper's worker did not answer: asked again
+        }
+        if (tries >= GRANT_SETTLES_TRIES) return false;
+        heartbeat();
+        await new Promise((resolve) => setTimeout(resolve, 500));
       }
     },
 

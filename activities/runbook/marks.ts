@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { getClient } from '@temporalio/activity';
+import { WorkflowNotFoundError } from '@temporalio/client';
 import {
   carrierOf,
   heldBy,
@@ -10,10 +11,15 @@ import {
 } from '../../client/node-marks';
 import { markSourceOf } from '../../client/node-marks-sdk';
 import type { RunRef } from '../../workflows/lock-hold';
-import { nodeMarkId, type RunState } from '../../workflows/node-mark-contracts';
+import { CLEARANCE_TYPE } from '../../client/clearance-names';
+import { visibilityString } from '../../client/visibility-string';
+import { runbookWorkflowId } from '../../workflows/contracts';
+import { nodeMarkId, type Clearance, type RunState } from '../../workflows/node-mark-contracts';
 import { heartbeat } from '../heartbeat';
 
 const POLL_MS = 200;
+/** How long a clearance is looked for: the list of runs is eventually consistent, its latest run is not. */
+const CLEARANCE_SEEN_MS = 5_000;
 /** How long a check waits for a mark whose runbook ended cleanly to close before it calls the node busy. */
 const GOING_WAIT_MS = 30_000;
 
@@ -50,6 +56,37 @@ export function createMarkActivities() {
           });
       }
       return refusals;
+    },
+
+    /**
+     * Whether a clearance of `node` with these words ran: a run of `clearNode` under the node's runbook id,
+     * started by mesh runbook clear (or any client), whose result is this clearance. A clear-mark signal
+     * from anyone else names none, and the mark stays.
+     */
+    async clearanceOf(input: { node: string } & Clearance): Promise<boolean> {
+      const client = getClient();
+      const workflowId = runbookWorkflowId(input.node);
+      const query = `WorkflowId = ${visibilityString(workflowId)} AND WorkflowType = ${visibilityString(CLEARANCE_TYPE)}`;
+      for (const deadline = Date.now() + CLEARANCE_SEEN_MS; ;) {
+        const latest = await client.workflow
+          .getHandle(workflowId)
+          .describe()
+          .catch((error: unknown) => {
+            if (error instanceof WorkflowNotFoundError) return undefined;
+            throw error;
+          });
+        const runIds = latest ? [latest.runId] : [];
+        for await (const run of client.workflow.list({ query })) runIds.push(run.runId);
+        for (const runId of new Set(runIds)) {
+          heartbeat();
+          const handle = client.workflow.getHandle(workflowId, runId);
+          if ((await handle.describe()).type !== CLEARANCE_TYPE) continue;
+          const said = (await handle.result().catch(() => undefined)) as Clearance | undefined;
+          if (said?.by === input.by && said.reason === input.reason && said.at === input.at) return true;
+        }
+        if (Date.now() > deadline) return false;
+        await sleep(1_000);
+      }
     },
 
     /** Whether `node`'s open mark is held by `self`: it marked the node, or a reset carried that run on to it. */

@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
+import { TEST_WORKER_CONFIG } from '../../test/support/test-policy';
 
 const MESH_BIN = join(__dirname, '..', '..', 'bin', 'mesh.js');
 
@@ -19,7 +20,8 @@ export function cliEnv(taskQueue: string, localState: string): NodeJS.ProcessEnv
     MESH_LOCAL_STATE: localState,
     NO_COLOR: '1',
   };
-  delete env.MESH_CONFIG;
+  // The operator's own config stays out; the test workers' lets runbooks shorten the windows they do not measure.
+  env.MESH_CONFIG = TEST_WORKER_CONFIG;
   return env;
 }
 

@@ -16,6 +16,7 @@ import { terminalDies } from './terminal-dies';
 import { twoWorkers } from './two-workers';
 import { workerKills } from './worker-kills';
 import { labExperiment } from './lab/experiments';
+import { forgedStarts } from './forged-starts';
 
 /**
  * `npm run chaos`: injects faults and bad input into the real stack (a Temporal dev server of its own with
@@ -51,6 +52,7 @@ const EXPERIMENT_RUNNERS: Partial<Record<ExperimentName, Experiment>> = {
   reset: (_env, options, log) => resets(options.quick, log),
   'keeper-lost': (_env, options, log) => keeperLost(options.quick, log),
   'crossed-probes': (_env, _options, log) => crossedProbes(log),
+  'forged-starts': (env, options, log) => forgedStarts(env, options.quick, log),
 };
 
 async function main(): Promise<number> {

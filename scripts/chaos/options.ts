@@ -12,6 +12,7 @@ export const EXPERIMENTS = [
   'reset',
   'keeper-lost',
   'crossed-probes',
+  'forged-starts',
 ] as const;
 export type ExperimentName = (typeof EXPERIMENTS)[number];
 
@@ -23,10 +24,14 @@ export const LAB_EXPERIMENTS = [
   'network-cut',
   'worker-kill-fleet',
   'dark-edge',
+  'forged-starts',
 ] as const;
 export type LabExperimentName = (typeof LAB_EXPERIMENTS)[number];
-/** What CI runs after the tests (`--lab --quick`): the two that strike Temporal's own parts. */
-export const LAB_QUICK: LabExperimentName[] = ['history-kill', 'postgres-restart'];
+/**
+ * What CI runs after the tests (`--lab --quick`): the two that strike Temporal's own parts, and the forged
+ * starts a plain client of the real server can send.
+ */
+export const LAB_QUICK: LabExperimentName[] = ['history-kill', 'postgres-restart', 'forged-starts'];
 
 export interface ChaosOptions {
   quick: boolean;

@@ -81,12 +81,20 @@ lab_running_pid() {
   echo "$pid"
 }
 
-# Starts a daemon in its own session, detached from this script, its output appended to its log.
+# Starts a daemon in its own session, detached from this script, its output appended to its log. It keeps
+# no other descriptor of this script's: a caller's `flock` lock (fd 3 of `flock /work/lab-coord.lock bash -c
+# 'up.sh ...'`) would otherwise be held by the daemons for as long as they run, and no one gets the lab again.
 lab_start() {
   local name=$1
   shift
   mkdir -p "$LAB_LOGS" "$LAB_PIDS"
-  setsid nohup "$@" >>"$LAB_LOGS/$name.log" 2>&1 </dev/null &
+  (
+    for fd in /proc/"$BASHPID"/fd/*; do
+      fd=${fd##*/}
+      if [ "$fd" -gt 2 ]; then eval "exec $fd>&-" 2>/dev/null || true; fi
+    done
+    exec setsid nohup "$@" >>"$LAB_LOGS/$name.log" 2>&1 </dev/null
+  ) &
   local pid=$! self tries=0
   echo "$pid" >"$LAB_PIDS/$name.pid"
   # Until the child has exec'd it wears this script's command line, and a check of its pid file that soon

@@ -1,51 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { WorkflowHandle } from '@temporalio/client';
-import { BASE_IMAGE } from '../../docker/engine';
-import { dataPathMove } from '../../workflows';
 import type { RunbookStatus } from '../../workflows/contracts';
-import { exists, FROM, moveInput, seedForge, TO, type Forge } from '../support/data-move';
-import { runbookWorld, type RunbookWorld } from '../support/runbook-world';
+import { exists, FROM, TO } from '../support/data-move';
+import { APPROVAL, askedAnew, atTheApproval, startUserOfA, WAIT_MS } from '../support/old-data-users';
+import { runbookWorld } from '../support/runbook-world';
 import { decide, decisionRefusal, statusWhen, waitingAt } from '../support/runbooks';
-
-const WAIT_MS = 60_000;
-const SLEEPER = ['sh', '-c', 'trap "exit 0" TERM; sleep 600 & wait'];
-const APPROVAL = 'approve-remove-old-data';
-
-/** A container of nobody's module that mounts A, started: a new user of the old data. */
-async function startUserOfA(world: RunbookWorld, forge: Forge, name: string) {
-  const user = await world.engine.docker.createContainer({
-    name,
-    Image: BASE_IMAGE,
-    Cmd: SLEEPER,
-    HostConfig: { Binds: [`${forge.hostFrom}:/data`] },
-  });
-  await user.start();
-  return user;
-}
-
-/** The approval asked anew (new evidence) with `remove` offered or not. */
-function askedAnew(handle: WorkflowHandle, before: RunbookStatus, removeOffered: boolean) {
-  return statusWhen(
-    handle,
-    (s) =>
-      waitingAt(APPROVAL)(s) &&
-      s.waiting?.evidence !== before.waiting?.evidence &&
-      s.waiting?.actions.includes('remove') === removeOffered,
-    WAIT_MS,
-  );
-}
-
-/** A move of the world's forge, waiting at the approval to remove A (remove offered). */
-async function atTheApproval(world: RunbookWorld) {
-  const forge = await seedForge(world);
-  const handle = await world.start(dataPathMove, moveInput(forge));
-  await statusWhen(handle, waitingAt('gate-apply'), WAIT_MS);
-  await decide(handle, 'recreate', 'gate-apply');
-  const approval = await statusWhen(handle, waitingAt(APPROVAL), WAIT_MS);
-  assert.ok(approval.waiting?.actions.includes('remove'), approval.waiting?.reason);
-  return { forge, handle, approval };
-}
 
 describe('a removal of the old data refused after the approval (real dev server, local mesh, Docker)', () => {
   it('offers keep besides retry and abort: keep ends the move done with A and its new user untouched', async () => {

@@ -1,8 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { ApplicationFailure } from '@temporalio/common';
-import { ReportTamperingMesh } from '../support/report-tampering-mesh';
-import type { ApplyReport, PushReceipt } from '../../mesh/schemas';
+import { OnePushMisreported } from '../support/one-push-misreported';
 import { edgeFlip } from '../../workflows';
 import { portsOf, seedEdgeFlip, stagingOnlySuccessor } from '../support/edge-flip-seed';
 import { runbookWorld } from '../support/runbook-world';
@@ -16,35 +15,6 @@ import {
   stepState,
   waitingAt,
 } from '../support/runbooks';
-
-/**
- * The local mesh, except that the one push after it unassigns `after` from a node is misreported: its
- * report (and the node state's last apply) leaves out one applied resource, with no hold saying why.
- */
-class OnePushMisreported extends ReportTamperingMesh {
-  after = '';
-  private armed = false;
-  private readonly tampered = new Set<string>();
-
-  override async unassign(module: string, node: string): Promise<void> {
-    await super.unassign(module, node);
-    if (module !== this.after) return;
-    this.armed = true;
-    this.after = ''; // once: a retry's push is reported as it is
-  }
-
-  override async push(node: string): Promise<PushReceipt> {
-    const receipt = await super.push(node);
-    if (this.armed) this.tampered.add(receipt.pushId);
-    this.armed = false;
-    return receipt;
-  }
-
-  protected tamper(report: ApplyReport): ApplyReport {
-    if (!this.tampered.has(report.pushId) || report.appliedIds.length === 0) return report;
-    return { ...report, applied: report.applied - 1, appliedIds: report.appliedIds.slice(1) };
-  }
-}
 
 const world = () => runbookWorld({ mesh: (stateDir) => new OnePushMisreported({ stateDir }) });
 

@@ -6,10 +6,27 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { promisify } from 'node:util';
 import type { WorkflowHandle } from '@temporalio/client';
-import { edgeFlip } from '../../workflows';
-import { decideUpdate, statusQuery, type Decision } from '../../workflows/contracts';
+import { edgeFlip, edgeFlipFleet } from '../../workflows';
+import { startEdgeFlipFleet } from '../../client/start-fleet';
+import { FLEET_NODE } from '../../workflows/fleet/contracts';
+import { seedFleet } from '../support/edge-flip-fleet';
+import {
+  decideUpdate,
+  FAILURE,
+  pauseUpdate,
+  resumeUpdate,
+  runbookWorkflowId,
+  statusQuery,
+  type Decision,
+} from '../../workflows/contracts';
 import { RunbookPolicy } from '../../workflows/policy';
 import { decisionStatement, type DecisionStatement } from '../../workflows/signing/statement';
+import { signWithKey } from '../../cli/runbook/decide/sign-with-key';
+import { withSignedStart } from '../../client/sign-start';
+import { failedRun, READS_BEFORE_TRUST } from '../support/refusals';
+import { testPolicy } from '../support/test-policy';
+import { edgeFlipArgs } from '../support/edge-flip-seed';
+import { meshRunbook } from '../support/mesh-cli';
 import { seedEdgeFlip } from '../support/edge-flip-seed';
 import { findTemporalCli } from '../../worker/temporal-binary';
 import { MESH } from '../support/mesh-cli';
@@ -22,6 +39,9 @@ import { decisionRefusal, statusWhen, waitingAt } from '../support/runbooks';
  * `ssh-keygen -Y sign`): the runbook verifies each signature in the decide Update's validator, so a refused
  * one leaves nothing behind, and four eyes compare the principal the key proves.
  */
+/** `text` matched as it is in a regular expression (a key's fingerprint holds `+` and `/`). */
+const escaped = (text: string | undefined) => (text ?? '').replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+
 describe('signed decisions: four eyes on keys, not typed names', () => {
   let dir: string;
   let policy: RunbookPolicy;
@@ -41,15 +61,20 @@ describe('signed decisions: four eyes on keys, not typed names', () => {
 
   before(() => {
     dir = mkdtempSync(join(tmpdir(), 'mesh-signed-'));
-    for (const name of ['carol', 'dave', 'mallory'])
+    for (const name of ['alice', 'carol', 'dave', 'mallory'])
       execFileSync('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-C', name, '-f', key(name)]);
     const signer = (name: string) => `${name} ${readFileSync(`${key(name)}.pub`, 'utf8').trim()}`;
     policy = RunbookPolicy.parse({
-      signers: [signer('carol'), signer('dave')].join('\n'),
+      signers: [signer('alice'), signer('carol'), signer('dave')].join('\n'),
       signed: { 'approve-stop-predecessor': 'required' },
     });
   });
   after(() => rmSync(dir, { recursive: true, force: true }));
+
+  /** A start signed with `name`'s key, as mesh runbook start --key signs it: the policy wants signed starts. */
+  const startSignedBy = (name: string) => ({
+    signStart: (statement: string) => signWithKey(key(name), statement, 'the start'),
+  });
 
   async function where(handle: WorkflowHandle) {
     const status = await statusWhen(handle, waitingAt('approve-stop-predecessor'));
@@ -69,7 +94,7 @@ describe('signed decisions: four eyes on keys, not typed names', () => {
   it('refuses, each with one sentence and nothing recorded: unsigned, forged, replayed elsewhere, wrong namespace, unknown key, too old, another name', async () => {
     await using world = await runbookWorld({ deps: { policy } });
     const input = await seedEdgeFlip(world, { startedBy: 'alice' });
-    const handle = await world.start(edgeFlip, input);
+    const handle = await world.start(edgeFlip, input, startSignedBy('alice'));
     const { status, statement } = await where(handle);
     const evidence = statement.evidence;
     const send = (decision: Decision) =>
@@ -161,10 +186,165 @@ describe('signed decisions: four eyes on keys, not typed names', () => {
     });
   });
 
-  it("refuses a key removed from the worker's signers since the runbook started (the test changes the in-process worker's policy, as a restart with a new config would), on record", async () => {
-    const changing = RunbookPolicy.parse({ ...policy });
+  it("a start is signed too where a gate takes signed decisions only: unsigned, under another's name or changed since, it ends failed having changed nothing; four eyes then compare two keys", async () => {
+    await using world = await runbookWorld({ deps: { policy } });
+    const input = await seedEdgeFlip(world, { startedBy: 'alice' });
+    const refusal = async (handle: WorkflowHandle, sentence: RegExp) => {
+      const run = await failedRun(handle);
+      assert.equal(run.type, FAILURE.invalidInput, run.message);
+      assert.match(run.message, sentence);
+      assert.deepEqual(
+        run.activities.filter((a) => !READS_BEFORE_TRUST.includes(a)),
+        [],
+        'nothing changed',
+      );
+    };
+    await refusal(
+      await world.start(edgeFlip, input),
+      /^The worker's policy takes signed starts only, and this start carries no signature: start it with mesh runbook start \.\.\. --key <your key>/,
+    );
+    // `start --as bob --key <alice's key>`: the key proves alice, and bob could not approve as a second person.
+    await refusal(
+      await world.start(edgeFlip, { ...input, startedBy: 'bob' }, startSignedBy('alice')),
+      new RegExp(`^The start says startedBy bob, but key ${escaped(fingerprint('alice'))} signs for alice`),
+    );
+    const signed = withSignedStart(input, startSignedBy('alice').signStart, {
+      namespace: 'default',
+      runbook: runbookWorkflowId(input.node),
+      kind: 'edge-flip',
+      node: input.node,
+      module: input.module,
+      startedBy: 'alice',
+    });
+    const changed = await world.client.workflow.start('edgeFlip', {
+      taskQueue: world.taskQueue,
+      workflowId: runbookWorkflowId(input.node),
+      args: [{ ...signed, publicNames: [...input.publicNames, 'elsewhere.example'] }],
+    });
+    await refusal(
+      changed,
+      /^The start's signature is refused: the signature does not match what it claims to sign/,
+    );
+
+    // The CLI reads the same policy: without a key it refuses before anything starts (one sentence, exit 2).
+    const lastRun = (await world.client.workflow.getHandle(runbookWorkflowId(input.node)).describe()).runId;
+    const config = join(dir, 'signed-starts.yaml');
+    writeFileSync(config, 'policy:\n  signed: { approve-stop-predecessor: required }\n');
+    const unsigned = await promisify(execFile)(
+      MESH,
+      ['runbook', 'start', ...edgeFlipArgs(input), '--as', 'alice', '--detach'],
+      { env: { ...process.env, MESH_TASK_QUEUE: world.taskQueue, MESH_CONFIG: config, NO_COLOR: '1' } },
+    ).then(
+      () => ({ code: 0, stderr: '' }),
+      (error: { code: number; stderr: string }) => error,
+    );
+    assert.equal(unsigned.code, 2, unsigned.stderr);
+    assert.match(
+      unsigned.stderr,
+      /^error: The policy takes signed starts only \(a gate of edge-flip takes signed decisions only\), and no key signs this one\.\n.*--key <your SSH key>/,
+    );
+    const latest = await world.client.workflow.getHandle(runbookWorkflowId(input.node)).describe();
+    assert.equal(latest.runId, lastRun, 'nothing started');
+
+    // Through the CLI, as an operator signs a start: alice proven at the start, then alice's own key at the stop.
+    const started = await meshRunbook(
+      world,
+      'start',
+      ...edgeFlipArgs(input),
+      '--as',
+      'alice',
+      '--key',
+      key('alice'),
+      '--detach',
+    );
+    assert.equal(started.code, 0, started.stderr);
+    const handle = world.client.workflow.getHandle(runbookWorkflowId(input.node));
+    const { statement, status } = await where(handle);
+    assert.deepEqual(status.startSigner, { principal: 'alice', fingerprint: fingerprint('alice') });
+    const signedApproval = (name: string): Decision => ({
+      action: 'approve',
+      by: name,
+      evidence: statement.evidence,
+      signature: signByHand(name, statement),
+      signedAt: statement.signedAt,
+    });
+    assert.match(
+      await decisionRefusal(handle.executeUpdate(decideUpdate, { args: [signedApproval('alice')] })),
+      /^alice started this runbook and may not also approve approve-stop-predecessor \(four eyes\)/,
+    );
+    await handle.executeUpdate(decideUpdate, { args: [signedApproval('dave')] });
+    const done = await statusWhen(handle, (s) => s.phase === 'completed', 120_000);
+    assert.equal(done.decisions.at(-1)?.signer?.principal, 'dave');
+  });
+
+  it("a fleet's approval whose signer's key left the worker's signers stands for no later node: it asks its own", async () => {
+    const changing = testPolicy(RunbookPolicy.parse({ ...policy }));
     await using world = await runbookWorld({ deps: { policy: changing } });
-    const handle = await world.start(edgeFlip, await seedEdgeFlip(world, { startedBy: 'alice' }));
+    const input = { ...(await seedFleet(world, { count: 2 })), approvals: 'canary-then-waves' as const };
+    const [canary, later] = input.runbooks.map((r) => r.node) as [string, string];
+    world.owns(`${FLEET_NODE}-${input.module}`);
+    const fleet = await startEdgeFlipFleet(world.client, edgeFlipFleet, input, {
+      taskQueue: world.taskQueue,
+      ...startSignedBy('alice'),
+    });
+    const signedAt = async (handle: WorkflowHandle, gate: string, name: string) => {
+      const { waiting } = await statusWhen(handle, waitingAt(gate));
+      const { runId } = await handle.describe();
+      const statement = {
+        namespace: 'default',
+        runbook: handle.workflowId,
+        run: runId,
+        gate,
+        action: 'approve',
+        evidence: waiting?.evidence ?? '',
+        signedAt: new Date().toISOString(),
+      };
+      return handle.executeUpdate(decideUpdate, {
+        args: [
+          {
+            action: 'approve',
+            by: name,
+            evidence: statement.evidence,
+            signature: signByHand(name, statement),
+            signedAt: statement.signedAt,
+          },
+        ],
+      });
+    };
+    await signedAt(
+      world.client.workflow.getHandle(runbookWorkflowId(canary)),
+      'approve-stop-predecessor',
+      'dave',
+    );
+    await statusWhen(fleet, waitingAt('approve-waves'), 120_000);
+    // Held between node starts: the later node starts only once carol's key is gone from the worker's signers.
+    await fleet.executeUpdate(pauseUpdate, { args: [{ by: 'dave', reason: 'rotate a key' }] });
+    await signedAt(fleet, 'approve-waves', 'carol');
+    await statusWhen(fleet, (s) => s.paused?.holdsBefore === later);
+    changing.signers = changing.signers
+      .split('\n')
+      .filter((line) => !line.startsWith('carol '))
+      .join('\n');
+    await fleet.executeUpdate(resumeUpdate, { args: [{ by: 'dave' }] });
+    const node = world.client.workflow.getHandle(runbookWorkflowId(later));
+    const asked = await statusWhen(node, waitingAt('approve-stop-predecessor'), 120_000);
+    const reason = asked.waiting?.reason ?? '';
+    const said = `The fleet's approval (approve-waves of ${fleet.workflowId}, by carol) no longer stands: key ${fingerprint('carol')} is not among the worker's signers for carol any more; this node asks its own.`;
+    assert.ok(reason.startsWith(said), reason);
+    await signedAt(node, 'approve-stop-predecessor', 'dave');
+    const done = await statusWhen(fleet, (s) => s.phase === 'completed', 120_000);
+    assert.equal(done.phase, 'completed', done.outcome);
+  });
+
+  it("refuses a key removed from the worker's signers since the runbook started (the test changes the in-process worker's policy, as a restart with a new config would), on record", async () => {
+    // The very object the in-process worker reads (testPolicy keeps it when it names its limits).
+    const changing = testPolicy(RunbookPolicy.parse({ ...policy }));
+    await using world = await runbookWorld({ deps: { policy: changing } });
+    const handle = await world.start(
+      edgeFlip,
+      await seedEdgeFlip(world, { startedBy: 'alice' }),
+      startSignedBy('alice'),
+    );
     const { statement } = await where(handle);
     changing.signers = changing.signers
       .split('\n')
@@ -195,7 +375,7 @@ describe('signed decisions: four eyes on keys, not typed names', () => {
   it('mesh runbook approve --key signs with the key file; four eyes compare the principal the key proves', async () => {
     await using world = await runbookWorld({ deps: { policy } });
     const input = await seedEdgeFlip(world, { startedBy: 'carol' });
-    const handle = await world.start(edgeFlip, input);
+    const handle = await world.start(edgeFlip, input, startSignedBy('carol'));
     await where(handle);
     const env = { ...process.env, MESH_TASK_QUEUE: world.taskQueue, NO_COLOR: '1' };
     const approve = (as: string, signer: string) =>

@@ -1,3 +1,4 @@
+import { signWithKey } from '../../cli/runbook/decide/sign-with-key';
 import assert from 'node:assert/strict';
 import { execFile, execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -155,14 +156,21 @@ describe('an operator follows and decides an edge flip in the Temporal Web UI (h
     const keys = mkdtempSync(join(tmpdir(), 'mesh-ui-keys-'));
     try {
       const key = join(keys, 'dave');
-      execFileSync('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-C', 'dave', '-f', key]);
+      const starter = join(keys, 'alice');
+      for (const name of ['dave', 'alice'])
+        execFileSync('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-C', name, '-f', join(keys, name)]);
       const policy = RunbookPolicy.parse({
-        signers: `dave ${readFileSync(`${key}.pub`, 'utf8')}`,
+        signers: ['dave', 'alice']
+          .map((n) => `${n} ${readFileSync(join(keys, `${n}.pub`), 'utf8')}`)
+          .join(''),
         signed: { 'approve-stop-predecessor': 'required' },
       });
       await using world = await runbookWorld({ deps: { policy } });
       const input = await seedEdgeFlip(world, { startedBy: 'alice' });
-      const handle = await world.start(edgeFlip, input);
+      // The policy signs its gate, so the start is signed too (mesh runbook start --key).
+      const handle = await world.start(edgeFlip, input, {
+        signStart: (statement) => signWithKey(starter, statement, 'the start'),
+      });
       await statusWhen(handle, waitingAt('approve-stop-predecessor'));
       const page = await ui.waitForCurrentDetails(handle.workflowId, 'mesh runbook sign');
       const unsigned = await ui.sendUpdate(

@@ -3,6 +3,7 @@ import { DefaultLogger, NativeConnection, Runtime, type RuntimeOptions } from '@
 import { createActivities, type Activities, type ActivityDeps } from '../../activities';
 import { createRunbookWorker, type NodeQueues } from '../../worker/create-worker';
 import { SDK_NO_WORKFLOWS } from '../../worker/log-bridge';
+import { testPolicy } from './test-policy';
 
 /** Set by the harness (scripts/run-tests.ts): the shared dev server and a workflow bundle built once. */
 export function harnessTarget(): { address: string; namespace: string; bundle?: string } {
@@ -58,7 +59,7 @@ export async function startTestWorker(
     connection,
     namespace: target.namespace,
     taskQueue,
-    deps,
+    deps: { ...deps, policy: testPolicy(deps.policy) },
     ...(target.bundle ? { workflowBundle: { codePath: target.bundle } } : {}),
     ...(wrap ? { activitiesFor: wrapped(wrap) } : {}),
     ...(nodeQueues ? { nodeQueues } : {}),

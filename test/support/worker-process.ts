@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 import { pathToFileURL } from 'node:url';
 import { harnessTarget } from './temporal';
+import { TEST_WORKER_CONFIG } from './test-policy';
 
 const WORKER_MAIN = join(__dirname, 'worker-main.ts');
 const KEPT_OUTPUT = 20_000;
@@ -45,6 +46,7 @@ export class WorkerProcess {
         MESH_ADAPTER: 'local',
         MESH_LOCAL_STATE: options.stateDir,
         MESH_STATE_DIR: options.stateDir,
+        MESH_CONFIG: TEST_WORKER_CONFIG,
         ...(target.bundle ? { MESH_WORKFLOW_BUNDLE: target.bundle } : {}),
       },
       stdio: ['pipe', 'pipe', 'pipe'],

@@ -54,6 +54,7 @@ export async function approvalAfterCanary(
     by: decision.by,
     at: decision.at,
     evidence: decision.evidence ?? 'none',
+    ...(decision.signature ? { signature: decision.signature } : {}),
   };
 }
 
@@ -73,6 +74,7 @@ function canaryApproval(
     by: approval.by,
     at: approval.at,
     evidence: approval.evidence ?? 'none',
+    ...(approval.signature ? { signature: approval.signature } : {}),
   };
 }
 

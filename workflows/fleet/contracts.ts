@@ -8,6 +8,7 @@ import {
   Phase,
   RunbookStatus,
   runbookWorkflowId,
+  SignedStart,
   Waiting,
   type RunbookKind,
 } from '../contracts';
@@ -73,6 +74,7 @@ const FleetRules = {
   startedBy: z.string().min(1),
   /** Present in a run the fleet continued as new: where the runs before left it. */
   carried: FleetCarried.optional(),
+  signedStart: SignedStart.optional(),
 };
 
 export const EdgeFlipFleetInput = z

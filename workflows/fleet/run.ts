@@ -2,6 +2,7 @@ import {
   ApplicationFailure,
   condition,
   isCancellation,
+  patched,
   setCurrentDetails,
   setHandler,
   workflowInfo,
@@ -14,7 +15,9 @@ import { abortedBy, failureMessage, isAbort } from '../runbook/failures';
 import { Pauses } from '../runbook/pauses';
 import { Progress } from '../runbook/progress';
 import { searchAttributePublisher } from '../runbook/visibility';
+import { TRUSTED_INPUT } from '../runbook/revision';
 import { approvalAfterCanary } from './approvals';
+import { refuseUntrustedFleet } from './trust';
 import { FLEET_NODE, type AnyFleetInput, type StandsFor } from './contracts';
 import { continueTheFleet, pastHalfTheBound } from './history-bound';
 import { FleetNodes, namesLine, type FleetChild } from './nodes';
@@ -50,6 +53,8 @@ export interface FleetKind<I extends AnyFleetInput> {
 export async function runFleet<I extends AnyFleetInput>(
   input: I,
   kind: FleetKind<I>,
+  /** The input as it arrived, whose hash a signed start covers. */
+  raw: object,
 ): Promise<RunbookStatus> {
   const runbooks: readonly Runbook<I>[] = input.runbooks;
   const order = runbooks.map((runbook) => runbook.node);
@@ -70,9 +75,24 @@ export async function runFleet<I extends AnyFleetInput>(
     searchAttributes(status);
     setCurrentDetails(renderDetails(status));
   });
-  const decisions = new Decisions(progress, await settings.runbookPolicy());
+  const policy = await settings.runbookPolicy();
+  const decisions = new Decisions(progress, policy);
   const nodes = new FleetNodes(progress, input.carried?.ended);
   const pauses = new Pauses(progress);
+  if (patched(TRUSTED_INPUT)) {
+    try {
+      const signer = refuseUntrustedFleet(input, raw, kind, policy);
+      if (signer) progress.proveStarter(signer);
+    } catch (error) {
+      progress.end('failed', failureMessage(error));
+      throw ApplicationFailure.create({
+        message: failureMessage(error),
+        type: FAILURE.invalidInput,
+        nonRetryable: true,
+        details: [progress.status],
+      });
+    }
+  }
 
   const { maxParallel } = input;
   let skipped: ReadonlyMap<string, string> | void;

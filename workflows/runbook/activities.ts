@@ -158,6 +158,16 @@ export const settings = proxyActivities<Pick<Activities, 'runbookPolicy' | 'prev
   },
 });
 
+/**
+ * What a runbook asks Temporal before it believes a message anyone could have sent (a lock grant): asked
+ * until Temporal answers, since guessing either way is wrong.
+ */
+export const verify = proxyActivities<Pick<Activities, 'lockGrantOf'>>({
+  startToCloseTimeout: '1 minute',
+  heartbeatTimeout: '10 seconds',
+  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '10 seconds' },
+});
+
 /** A reminder must not hold up a decision that arrives meanwhile for long: short deadline, two tries. */
 export const notify = proxyActivities<Pick<Activities, 'remindOperators'>>({
   startToCloseTimeout: '15 seconds',

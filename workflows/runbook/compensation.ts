@@ -1,7 +1,8 @@
-import { CancellationScope, log } from '@temporalio/workflow';
+import { CancellationScope, log, patched } from '@temporalio/workflow';
 import type { Decisions } from './decisions';
 import { failureMessage } from './failures';
 import type { Progress } from './progress';
+import { GIVE_UP_ENDS_UNWIND } from './revision';
 
 interface Compensation {
   step: string;
@@ -43,21 +44,35 @@ export class Compensations {
     return this.stack.length > 0;
   }
 
-  /** Runs every registered inverse, last first, shielded from the cancellation that may have caused it. */
+  /**
+   * Runs every registered inverse, last first, shielded from the cancellation that may have caused it.
+   * A give-up ends the unwind (GIVE_UP_ENDS_UNWIND): the undo steps after it would act on a node that is
+   * not as they expect (a predecessor never reassigned), so none of them runs, and each says why.
+   */
   async unwind(): Promise<string[]> {
     const failures: string[] = [];
     this.unwinding = true;
     await CancellationScope.nonCancellable(async () => {
       for (let entry = this.stack.pop(); entry; entry = this.stack.pop()) {
         const failure = await this.undoOne(entry);
-        if (failure) failures.push(`${entry.step}: ${failure}`);
+        if (!failure) continue;
+        failures.push(`${entry.step}: ${failure.message}`);
+        if (!failure.endsUnwind) continue;
+        const left = this.stack.reverse().map((e) => e.step);
+        this.stack.length = 0;
+        const { node } = this.progress.status;
+        const why = `not run: ${failure.by} gave up ${entry.step}, which ends the undo (this step counted on it); look at ${node}, then clear it: mesh runbook clear ${node}`;
+        for (const step of left) this.progress.mark(step, 'skipped', why);
+        if (left.length > 0) failures.push(`not run after the give-up: ${left.join(', ')}`);
       }
     });
     return failures;
   }
 
   /** Runs one undo until it succeeds or, asked, the operator gives it up; returns why it stayed undone. */
-  private async undoOne(entry: Compensation): Promise<string | undefined> {
+  private async undoOne(
+    entry: Compensation,
+  ): Promise<{ message: string; by: string; endsUnwind: boolean } | undefined> {
     for (;;) {
       this.progress.mark(entry.step, 'running');
       try {
@@ -67,16 +82,23 @@ export class Compensations {
       } catch (error) {
         const message = failureMessage(error);
         log.error('compensation failed', { step: entry.step, error: message });
+        // Only a give-up with undo steps left to skip behaves differently: asked then, so runbooks recorded
+        // before (which went on with the next undo step) replay without the marker.
+        const endsUnwind = this.stack.length > 0 && patched(GIVE_UP_ENDS_UNWIND);
+        const left = [...this.stack].reverse().map((e) => e.step);
+        const giveUp = endsUnwind
+          ? `give-up leaves it undone and ends the undo here (${left.join(', ')} will not run) with the runbook's rollback failed, and the node needing clearing`
+          : 'give-up leaves it undone and ends the runbook with its rollback failed';
         const decision = await this.decisions.await({
           gate: entry.step,
           verdict: 'failed',
-          reason: `Undo step ${entry.step} failed: ${message.replace(/\.?$/, '')}; retry runs it again, give-up leaves it undone and ends the runbook with its rollback failed.`,
+          reason: `Undo step ${entry.step} failed: ${message.replace(/\.?$/, '')}; retry runs it again, ${giveUp}.`,
           actions: ['retry', 'give-up'],
           facts: [message],
         });
         if (decision.action === 'retry') continue;
         this.progress.mark(entry.step, 'failed', message);
-        return message;
+        return { message, by: decision.by, endsUnwind };
       }
     }
   }

@@ -1,5 +1,11 @@
 import { ApplicationFailure, condition, log, patched, setHandler, workflowInfo } from '@temporalio/workflow';
-import { Decision, decideUpdate, type RecordedDecision, type Waiting } from '../contracts';
+import {
+  Decision,
+  decideUpdate,
+  type FleetApproval,
+  type RecordedDecision,
+  type Waiting,
+} from '../contracts';
 import { CANCELLED_WORK_GRACE_MS, FLEET_APPROVAL_MAX_AGE_MS, type RunbookPolicy } from '../policy';
 import { firstIssue } from '../../mesh/zod-issue';
 import { policyRefusal } from './approvers';
@@ -8,7 +14,8 @@ import { evidenceChange, type Evidence } from './evidence';
 import type { Progress, WaitingRequest } from './progress';
 import { failureMessage } from './failures';
 import { MAX_REMINDER_BACKOFF, REMINDER_BACKOFF } from './revision';
-import { checkSignature, revokedSigner, signerOf } from '../signing/decision-signature';
+import { checkSignature, revokedSigner, signedModeAt, signerOf } from '../signing/decision-signature';
+import { parseSignature } from '../signing/ssh-signature';
 
 export const DECISION_REJECTED = 'DecisionRejected';
 
@@ -103,6 +110,30 @@ export class Decisions {
   /** How long an abort waits for cancelled long work to stop (the policy's cancelledWorkGrace). */
   cancelledWorkGraceMs(): number {
     return this.policy?.cancelledWorkGraceMs ?? CANCELLED_WORK_GRACE_MS;
+  }
+
+  /**
+   * Why a fleet's approval does not stand for this runbook's own at `gate` under the worker's policy as this
+   * runbook read it: its signer's key no longer signs for its giver (revoked since), or the gate takes signed
+   * decisions only and it is unsigned. Undefined when it stands.
+   */
+  fleetApprovalUnfit(approval: FleetApproval, gate: string): string | undefined {
+    // Policies recorded before signed decisions name no signers: nothing was signed to check.
+    if (!this.policy || (this.policy.signed as RunbookPolicy['signed'] | undefined) === undefined)
+      return undefined;
+    const given = `The fleet's approval (${approval.gate} of ${approval.runbook}, by ${approval.by})`;
+    if (approval.signature === undefined)
+      return signedModeAt(this.policy, gate) === 'required'
+        ? `${given} is unsigned and ${gate} takes signed decisions only: this node asks its own.`
+        : undefined;
+    const revoked = revokedSigner(
+      { by: approval.by, signature: approval.signature, gate, action: 'approve', at: approval.at },
+      this.policy,
+    );
+    if (revoked === undefined) return undefined;
+    const signature = parseSignature(approval.signature);
+    const key = typeof signature === 'string' ? 'its key' : `key ${signature.publicKey.fingerprint}`;
+    return `${given} no longer stands: ${key} is not among the worker's signers for ${approval.by} any more; this node asks its own.`;
   }
 
   /** `policy` undefined: a runbook from before evidence and policy, replayed as it ran (no checks, no reminders). */

@@ -4,6 +4,7 @@ import {
   ChildWorkflowCancellationType,
   condition,
   getExternalWorkflowHandle,
+  log,
   ParentClosePolicy,
   patched,
   setHandler,
@@ -14,7 +15,8 @@ import { lockHoldQuery, type LockHold, type LockHolder, type LockRequest } from 
 import { lockKeeperId, locksBusy, locksGranted, releaseLocks, requestLocks, runbookLocks } from '../lock';
 import { runbookQueue } from './queue';
 import { MESH_REVISION } from '../search-attributes';
-import { LOCKS_ASKED_AGAIN, RUNBOOK_REVISION } from './revision';
+import { verify } from './activities';
+import { LOCKS_ASKED_AGAIN, RUNBOOK_REVISION, TRUSTED_INPUT } from './revision';
 
 /** The keeper says the revision that started it, as every run does (a start's attributes are not replayed). */
 const REVISION_ATTRIBUTE = [{ key: MESH_REVISION, value: RUNBOOK_REVISION }];
@@ -68,15 +70,23 @@ export class Locks {
     await request(me, asksAgain ? 'shielded' : undefined);
     let shown: LockHolder | undefined;
     let every = askAgainMs;
-    while (!this.granted) {
-      const moved = () => this.granted || this.busy !== shown;
-      if (!asksAgain) await condition(moved);
-      else if (!(await condition(moved, every))) {
-        await request(me, 'signal first');
-        every = Math.min(every * 2, askAgainMs * MAX_BACKOFF);
-        continue;
+    const verified = patched(TRUSTED_INPUT);
+    for (;;) {
+      while (!this.granted) {
+        const moved = () => this.granted || this.busy !== shown;
+        if (!asksAgain) await condition(moved);
+        else if (!(await condition(moved, every))) {
+          await request(me, 'signal first');
+          every = Math.min(every * 2, askAgainMs * MAX_BACKOFF);
+          continue;
+        }
+        if (!this.granted && this.busy) onWait((shown = this.busy));
       }
-      if (!this.granted && this.busy) onWait((shown = this.busy));
+      // Anyone may signal a grant: it counts once the keeper says it holds this run's request.
+      if (!verified || (await verify.lockGrantOf({ keeper, workflowId, runId }))) return;
+      log.warn('a lock grant the keeper does not confirm was ignored', { keeper });
+      this.granted = false;
+      this.hold = { ...this.hold, state: 'asking' };
     }
   }
 

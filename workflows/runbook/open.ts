@@ -29,10 +29,18 @@ import { parentReporter } from './parent-report';
 import { listedSteps, type RunbookPlan } from './plan';
 import { Pauses } from './pauses';
 import { Progress } from './progress';
-import { DURABLE_NODE_MARKS, OPERATOR_UI, PARALLEL_READS, QUICK_DEAD_WORKER } from './revision';
+import {
+  DURABLE_NODE_MARKS,
+  OPERATOR_UI,
+  PARALLEL_READS,
+  QUICK_DEAD_WORKER,
+  TRUSTED_INPUT,
+} from './revision';
 import { Runbook } from './runbook';
 import { LOCKS } from './step-declarations';
 import { showStalledWork } from './stalled-work';
+import { refuseUntrusted, type Claims } from './trust';
+import type { SignedStart } from '../signing/start-signature';
 import { searchAttributePublisher } from './visibility';
 
 /**
@@ -54,6 +62,12 @@ export interface RunbookIdentity {
   predicted?: PredictedVerdicts;
   /** The runbook's timings; the locks' ask-again interval among them. */
   timings?: Timings;
+  /** Fields only the module's fleet may give, present when the input has them (checked: ./trust.ts). */
+  fleetApproval?: unknown;
+  fleet?: unknown;
+  signedStart?: SignedStart | undefined;
+  /** The input as it arrived, whose hash a signed start covers. */
+  raw?: object;
 }
 
 export async function openRunbook<P extends RunbookPlan>(
@@ -99,6 +113,10 @@ export async function openRunbook<P extends RunbookPlan>(
   const locks = new Locks();
   const marks = new NodeMarks();
   try {
+    if (patched(TRUSTED_INPUT)) {
+      const signer = refuseUntrusted(identity.raw ?? identity, claimsOf(identity), plan, policy);
+      if (signer) progress.proveStarter(signer);
+    }
     await refuseUncleared(node, lastRun ?? readLastRun());
     const { touches } = identity;
     if (touches) await takeLocks(locks, touches, progress, identity.timings ?? Timings.parse({}));
@@ -111,6 +129,12 @@ export async function openRunbook<P extends RunbookPlan>(
   } finally {
     await CancellationScope.nonCancellable(() => Promise.all([marks.tellEnded(), locks.release()]));
   }
+}
+
+function claimsOf(identity: RunbookIdentity): Claims {
+  const { node, module, startedBy, timings, predicted, signedStart } = identity;
+  const fromFleet = (['fleetApproval', 'fleet'] as const).filter((field) => identity[field] !== undefined);
+  return { node, module, startedBy, timings, predicted, fromFleet, signedStart };
 }
 
 /** The node's last run before this one, read now; a failed read is thrown where it is awaited. */

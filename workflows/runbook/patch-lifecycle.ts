@@ -54,7 +54,12 @@ export const PATCHES: readonly PatchStage[] = [
   ].map((id) => ({ id, everyRunFrom: 3 })),
   // Revision 3's own: every revision-3 run that gets there has it.
   { id: R.FLEET_APPROVAL_EXPIRES, everyRunFrom: 3 },
-  // Revision 4's own
+  // Revision 4's own.
+  { id: R.TRUSTED_INPUT, everyRunFrom: 4 },
+  { id: R.GIVE_UP_ENDS_UNWIND, everyRunFrom: 4 },
+  { id: R.PREDECESSOR_BEFORE_SUCCESSOR, everyRunFrom: 4 },
+  { id: R.REASKS_BACK_OFF, everyRunFrom: 4 },
+  { id: R.FLEET_REPORTS_BOUNDED, everyRunFrom: 4 },
   { id: R.UNDO_PASSES_HUNG_WORK, everyRunFrom: 4 },
   { id: R.MOVE_FLEET_RESUMES, everyRunFrom: 4 },
   { id: R.ONLY_ACTION_WHEN_DOWN, everyRunFrom: 4 },

@@ -62,6 +62,11 @@ export class Progress {
     logContext.module = identity.module;
   }
 
+  /** Who started it, proven by their key: kept in the status, published with its next change. */
+  proveStarter(signer: NonNullable<RunbookStatus['startSigner']>): void {
+    this.status.startSigner = signer;
+  }
+
   onChange(publish: (status: RunbookStatus) => void): void {
     this.publish = publish;
     publish(this.status);

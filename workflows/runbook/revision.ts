@@ -223,6 +223,54 @@ export const FLEET_CONTINUE_AS_NEW = 'fleet-continue-as-new';
 export const FLEET_APPROVAL_EXPIRES = 'fleet-approval-expires';
 
 /**
+ * A runbook believes nothing in its input it cannot verify (workflows/runbook/trust.ts): fields only the
+ * module's fleet gives (fleetApproval, fleet) count only in a child of that fleet, timings stay within the
+ * worker's policy, predictions name the plan's gates, and a start the policy wants signed carries its
+ * starter's signature; otherwise it ends failed at its first task, having changed nothing. Fleets refuse
+ * carried state in a run nobody continued, and node fields only they may set. Runbooks recorded before
+ * believed their input.
+ */
+export const TRUSTED_INPUT = 'trusted-input';
+
+/**
+ * A give-up at a failed undo step ends the undo: the undo steps after it do not run (each is marked skipped,
+ * saying why), the runbook ends with its rollback failed and its node needs clearing. They counted on the
+ * step given up (restart-predecessor stopped the serving successor after reassign-predecessor was given
+ * up, and every name went dark). Asked when an undo step fails with others still to run, so runbooks
+ * recorded before (which went on with the next undo step after a give-up) replay without the marker.
+ */
+export const GIVE_UP_ENDS_UNWIND = 'give-up-ends-unwind';
+
+/**
+ * The edge flip's restart-predecessor looks before it stops anything: the predecessor's containers that
+ * served at preflight must be on the node's engine, able to start. Removed by the clean push, a push brings
+ * them back beside the successor first; still gone, the successor is left serving (nothing stopped, nothing
+ * taken off through mesh) and the undo step fails saying so. Runbooks recorded before stopped the
+ * successor first and started the predecessor after.
+ */
+export const PREDECESSOR_BEFORE_SUCCESSOR = 'predecessor-before-successor';
+
+/**
+ * A waiting approval asked anew because what it rests on changed (the edge flip's successor containers: a
+ * `docker pause`, a health blip) backs off as a gate's watch does: after four quick re-asks its watch starts
+ * only after a pause that doubles from a minute to half an hour, and the ask says from when. The old-data
+ * approval (which paused its watch already) says so too, and reminds at once only when what it offers
+ * changed (remove or not), not on every re-ask. Asked only once a re-ask behaves differently (a fifth
+ * change, or a re-ask offering what the last one did), so runbooks recorded before replay without it.
+ */
+export const REASKS_BACK_OFF = 'reasks-back-off';
+
+/**
+ * A runbook tells its fleet every change of phase or wait at once only for its first REPORTS_AT_ONCE
+ * reports; after that, at once only when it ended, a decision was taken since, or it waits while its fleet
+ * last heard it running, and otherwise once a pause has passed that doubles from a minute with each such
+ * report (the fleet then hears the newest status). A node whose evidence changes for days adds a few dozen
+ * signals to its fleet's history, not one per change. Asked only when a report is held back, so runs
+ * recorded before (none past the first reports) replay without it.
+ */
+export const FLEET_REPORTS_BOUNDED = 'fleet-reports-bounded';
+
+/**
  * An abort waits for a cancelled copy, verify or catch-up to stop at most the policy's cancelledWorkGrace:
  * one hung in the node's file system (a frozen or network mount) never hears its cancellation. Past the
  * grace the undo goes on around it (the module starts on A again, the policy goes back), remove-copy moves

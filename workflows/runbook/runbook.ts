@@ -19,6 +19,7 @@ import {
   GATES_WATCH_CONTAINERS,
   OFFER_RECHECK,
   PREFLIGHT_REFUSAL_ENDS,
+  TRUSTED_INPUT,
 } from './revision';
 import { PREFLIGHT } from './step-declarations';
 import { pausedWatch } from './watch';
@@ -271,6 +272,8 @@ export class Runbook<P extends RunbookPlan> {
       return {
         expired: `The fleet's approval (${approval.gate} of ${approval.runbook}, by ${approval.by} at ${approval.at}) is ${duration(ageMs)} old, older than the policy's fleetApprovalMaxAge (${duration(mostMs)}): this node asks its own.`,
       };
+    const unfit = this.decisions.fleetApprovalUnfit(approval, gate);
+    if (unfit !== undefined && patched(TRUSTED_INPUT)) return { expired: unfit };
     const rested = looks.map((look) => `${look.name} ${look.hash}`).join(', ');
     const given = `${approval.gate} of ${approval.runbook}`;
     this.progress.recordDecision({

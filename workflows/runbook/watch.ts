@@ -1,8 +1,9 @@
-import { isCancellation, log, sleep } from '@temporalio/workflow';
+import { isCancellation, log, patched, sleep } from '@temporalio/workflow';
 import type { WatchOutcome } from '../../activities/docker/watch-loop';
 import { failureMessage } from './failures';
 import { watchAct, WATCH_FOR_MS } from './activities';
 import type { ContainerMemory } from './memory';
+import { REASKS_BACK_OFF } from './revision';
 
 const FIRST_PAUSE_MS = 1_000;
 const LONGEST_PAUSE_MS = 30 * 60_000;
@@ -24,6 +25,28 @@ export function pausedWatch(changes: number, watch: () => Promise<string>): () =
     if (pause > 0) await sleep(pause);
     return watch();
   };
+}
+
+/**
+ * What an ask asked anew after `changes` changes of what it rests on says of its paused watch (REASKS_BACK_OFF),
+ * once the pause has begun: from when the changes are looked at again. None before (and in runbooks
+ * recorded before): the watch starts at once.
+ */
+export function watchedAgainFact(changes: number): string[] {
+  const pause = watchPause(changes);
+  if (pause === 0 || !patched(REASKS_BACK_OFF)) return [];
+  const from = new Date(new Date().getTime() + pause).toISOString();
+  return [
+    `what this waits on changed ${changes} times while it was asked: changes are looked at again from ${clock(from)} (a pause that doubles, up to 30 min, while they keep coming); a decision looks at it first either way`,
+  ];
+}
+
+/**
+ * The watch of an ask asked anew after `changes` changes: paused as a gate's is (pausedWatch) in runbooks
+ * that back off (REASKS_BACK_OFF, see watchedAgainFact); at once in runbooks recorded before.
+ */
+export function reaskedWatch(changes: number, watch: () => Promise<string>): () => Promise<string> {
+  return watchPause(changes) > 0 && patched(REASKS_BACK_OFF) ? pausedWatch(changes, watch) : watch;
 }
 
 function clock(iso: string): string {

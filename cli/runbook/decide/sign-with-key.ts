@@ -8,7 +8,7 @@ import { UsageError } from '../../errors';
  * `statement` signed with `key` by `ssh-keygen -Y sign -n mesh-runbook` (a private key file, or a .pub whose
  * key ssh-agent holds), the armored signature; a key it cannot sign with is one sentence, exit 2.
  */
-export function signWithKey(key: string, statement: string): string {
+export function signWithKey(key: string, statement: string, what = 'the decision'): string {
   try {
     return execFileSync('ssh-keygen', ['-q', '-Y', 'sign', '-n', SIGNATURE_NAMESPACE, '-f', key], {
       input: statement,
@@ -19,7 +19,7 @@ export function signWithKey(key: string, statement: string): string {
     const stderr = (error as { stderr?: string }).stderr ?? '';
     const why = stderr.trim().split('\n').at(-1) || (error instanceof Error ? error.message : String(error));
     throw new UsageError(
-      `--key ${key} could not sign the decision: ${why}.`,
+      `--key ${key} could not sign ${what}: ${why}.`,
       'Give a private key file, or a .pub whose key ssh-agent holds (`ssh-add -l` lists them).',
     );
   }

@@ -27,6 +27,7 @@ export const DataPathMoveOptions = z.object({
 const Options = DataPathMoveOptions.extend({
   ...FleetOptionsSchema.omit({ nodes: true, allNodesWith: true }).shape,
   node: z.string().optional(),
+  key: z.string().min(1).optional(),
   detach: z.boolean().default(false),
   yes: z.boolean().default(false),
 });
@@ -107,6 +108,10 @@ export function registerStartDataPathMove(start: Command): void {
       "every node the module is assigned to (its spec is the module's, so a move changes them all; one left out is refused). Without --node: a fleet, one move per node on its own worker, the first (or --canary) alone first, then waves. With --node among them: one runbook that moves every node at once",
     )
     .option('--as <user>', 'who starts the runbook (default: your OS user)')
+    .option(
+      '--key <file>',
+      'sign the start with this SSH key (kind, node, module and the input), as a policy with signed gates requires; default: $MESH_SIGNING_KEY',
+    )
     .option('--detach', 'start it and return; do not follow it')
     .option('--yes', 'start without asking on a terminal (the plan is shown either way)')
     .option(

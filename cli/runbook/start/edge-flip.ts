@@ -11,6 +11,7 @@ const Options = FleetOptionsSchema.extend({
   ...EdgeFlipOptions.shape,
   node: z.string().optional(),
   as: z.string().min(1).optional(),
+  key: z.string().min(1).optional(),
   detach: z.boolean().default(false),
   yes: z.boolean().default(false),
   json: z.boolean().default(false),
@@ -24,6 +25,10 @@ export function registerStartEdgeFlip(start: Command): void {
     .option('--node <node>', 'the node whose edge is flipped (for a fleet: --nodes or --all-nodes-with)');
   addEdgeFlipOptions(command)
     .option('--as <user>', 'who starts the runbook (default: your OS user)')
+    .option(
+      '--key <file>',
+      'sign the start with this SSH key (kind, node, module and the input), as a policy with signed gates requires; default: $MESH_SIGNING_KEY',
+    )
     .option('--detach', 'start it and return; do not follow it')
     .option('--yes', 'start without asking on a terminal (the plan is shown either way)')
     .option(

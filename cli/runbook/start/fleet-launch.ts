@@ -3,10 +3,12 @@ import { lastRunOf, needsClearing } from '../../../client/last-run';
 import { fleetOrderLine, fleetRulesLine, startEdgeFlipFleet } from '../../../client/start-fleet';
 import { predictedVerdicts } from '../../../client/start-runbook';
 import { runbookWorkflowId } from '../../../workflows/contracts';
-import { fleetWorkflowId } from '../../../workflows/fleet/contracts';
+import { fleetWorkflowId, MOVE_WAVES_GATE, WAVES_GATE } from '../../../workflows/fleet/contracts';
 import { printJson, printJsonLine, printLine } from '../../output';
 import { needsClearingRefusal } from '../clear/sentences';
 import { refuseMarkedNodes } from './refuse-marked';
+import { startSigner } from './start-signer';
+import type { StartSigner } from '../../../client/sign-start';
 import { withClient, type RunbookClient } from '../client';
 import { exitForPhase } from '../exit-codes';
 import { concludeFollow, follow } from '../follow/follow';
@@ -26,6 +28,7 @@ export async function launchFleet(
   options: Omit<EdgeFlipOptions, 'node'> & FleetOptions & LaunchOptions,
   startedBy: string,
 ): Promise<void> {
+  const signing = signedBy(options.key, 'edge-flip');
   const input = await fleetInputFromMesh(options, startedBy);
   const nodes = input.runbooks.map((runbook) => runbook.node);
   await withClient(
@@ -45,11 +48,23 @@ export async function launchFleet(
         input,
         what: (order) => `edge-flip fleet: ${order}`,
         start: () =>
-          startEdgeFlipFleet(rb.client, load.workflows().edgeFlipFleet, input, { taskQueue: rb.taskQueue }),
+          startEdgeFlipFleet(rb.client, load.workflows().edgeFlipFleet, input, {
+            taskQueue: rb.taskQueue,
+            ...signing,
+          }),
       });
     },
     { operator: startedBy },
   );
+}
+
+/** The fleet start's signer, when --key (or $MESH_SIGNING_KEY) names one; refused when one is needed. */
+export function signedBy(
+  key: string | undefined,
+  kind: 'edge-flip' | 'data-path-move',
+): { signStart?: StartSigner } {
+  const signStart = startSigner(key, kind, [kind === 'edge-flip' ? WAVES_GATE : MOVE_WAVES_GATE]);
+  return signStart ? { signStart } : {};
 }
 
 /** What a fleet's start says and follows, whatever its kind. */

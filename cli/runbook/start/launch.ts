@@ -13,6 +13,7 @@ import { needsClearingRefusal } from '../clear/sentences';
 import { busySentence, whereItIs } from '../render';
 import { showPlanAndConfirm } from './confirm-plan';
 import { refuseMarkedNodes } from './refuse-marked';
+import { startSigner } from './start-signer';
 
 export interface LaunchOptions {
   /** Start it and return; do not follow it. */
@@ -20,6 +21,8 @@ export interface LaunchOptions {
   json: boolean;
   /** Start without asking on a terminal (the plan is shown either way). */
   yes?: boolean;
+  /** The SSH key that signs the start (--key, default $MESH_SIGNING_KEY). */
+  key?: string | undefined;
 }
 
 /**
@@ -43,6 +46,7 @@ async function launchOn<W extends RunbookWorkflow>(
 ): Promise<void> {
   const kind = runbookKindOf(workflow);
   const id = runbookWorkflowId(input.node);
+  const signStart = startSigner(options.key, kind);
   // A node runs one runbook at a time: say so before showing a plan that could not start.
   if (await isRunning(rb, id)) throw await busy(rb, id, input.node);
   // The runbook itself refuses too (NodeNeedsClearing); refused here, nothing starts and nothing is recorded.
@@ -51,7 +55,11 @@ async function launchOn<W extends RunbookWorkflow>(
   if (needsClearing(last)) throw needsClearingRefusal(input.node, last);
   const plan = await showPlanAndConfirm(kind, input, { yes: options.yes ?? false, json: options.json });
   try {
-    await startRunbook(rb.client, workflow, input, { taskQueue: rb.taskQueue, prediction: plan });
+    await startRunbook(rb.client, workflow, input, {
+      taskQueue: rb.taskQueue,
+      prediction: plan,
+      ...(signStart ? { signStart } : {}),
+    });
   } catch (error) {
     if (error instanceof WorkflowExecutionAlreadyStartedError) throw await busy(rb, id, input.node);
     throw error;

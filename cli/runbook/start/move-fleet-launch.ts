@@ -7,7 +7,7 @@ import { withClient } from '../client';
 import { load } from '../lazy';
 import { showPlanAndConfirm } from './confirm-plan';
 import { dataPathMoveInputFrom, type DataPathMoveStartOptions } from './data-path-move';
-import { refuseBusyNode, startFleetAndFollow } from './fleet-launch';
+import { refuseBusyNode, signedBy, startFleetAndFollow } from './fleet-launch';
 import { fleetOrder, fleetRulesOption, nodeListOption, type FleetOptions } from './fleet-options';
 import { refuseOversizedFleet } from './fleet-size';
 import type { LaunchOptions } from './launch';
@@ -21,6 +21,7 @@ type MoveFleetOptions = Omit<DataPathMoveStartOptions, 'node' | 'nodes'> &
  * policy are the module's: the fleet moves every node), a busy node, what any node's preflight would refuse.
  */
 export async function launchMoveFleet(options: MoveFleetOptions, startedBy: string): Promise<void> {
+  const signing = signedBy(options.key, 'data-path-move');
   const input = await moveFleetInputFromMesh(options, startedBy);
   const nodes = input.runbooks.map((runbook) => runbook.node);
   await withClient(
@@ -46,6 +47,7 @@ export async function launchMoveFleet(options: MoveFleetOptions, startedBy: stri
         start: () =>
           startDataPathMoveFleet(rb.client, load.workflows().dataPathMoveFleet, input, {
             taskQueue: rb.taskQueue,
+            ...signing,
           }),
       });
     },

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { DefaultLogger, NativeConnection, Runtime } from '@temporalio/worker';
 import { temporalTarget } from '../../../worker/connection';
+import { testPolicy } from '../../../test/support/test-policy';
 import { createRunbookWorker } from '../../../worker/create-worker';
 import { startSimulatedFleetNodes } from './simulated-fleet-nodes';
 import type { SimulatedFleetPlan } from './simulated-fleet';
@@ -32,7 +33,7 @@ async function main(): Promise<void> {
     const worker = await createRunbookWorker({
       connection,
       namespace: target.namespace,
-      deps: { ...fleet.deps, stateDir: join(scratch, 'runbook') },
+      deps: { ...fleet.deps, stateDir: join(scratch, 'runbook'), policy: testPolicy() },
       taskQueue,
       nodeQueues: { nodes: fleet.sites },
       workflowBundle: { codePath: bundle },

@@ -12,6 +12,7 @@ import {
 import { statusQuery, type RunbookStatus } from '../../../workflows/contracts';
 import type { LabExperimentName } from '../options';
 import type { ExperimentResult } from '../result';
+import { forgedStartsOnLab } from './forged-starts';
 import { ctl, labRun, type LabFault, type LabStory } from './lab-run';
 
 const running = (step: string) => (s: RunbookStatus) =>
@@ -83,7 +84,7 @@ function fleet(nodes: string[]): LabStory {
   };
 }
 
-const LAB_CASES: Record<LabExperimentName, () => [LabStory, LabFault]> = {
+const LAB_CASES: Record<Exclude<LabExperimentName, 'forged-starts'>, () => [LabStory, LabFault]> = {
   'history-kill': () => [
     edgeFlip('novox', true),
     {
@@ -162,6 +163,7 @@ export async function labExperiment(
   name: LabExperimentName,
   log: (line: string) => void,
 ): Promise<ExperimentResult> {
+  if (name === 'forged-starts') return forgedStartsOnLab(log);
   const started = Date.now();
   const [story, fault] = LAB_CASES[name]();
   const run = await labRun(story, fault, log);
