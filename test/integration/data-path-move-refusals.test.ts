@@ -278,6 +278,7 @@ describe('data-path-move refuses bad paths before anything changes', () => {
         {
           runbookPolicy: 1,
           previousRun: 1,
+          lockGrantOf: 1,
           nodesNeedingClearing: 1,
           nodeQueuePollers: 1,
           nodeFingerprint: 1,

@@ -109,7 +109,10 @@ describe('secrets in the config stay out of workflow history, worker logs and CL
             },
           },
         },
-        policy: { reminders: { after: '1s', every: '2s' } },
+        policy: {
+          reminders: { after: '1s', every: '2s' },
+          timings: { least: { stabilityWindow: 0, recheckEvery: 0, lockAskAgain: 0 } },
+        },
         notifier: { webhook: { url: webhook.url, headers: { Authorization: `Bearer ${SECRET}-webhook` } } },
         log: { level: 'debug' },
       }),
