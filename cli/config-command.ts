@@ -11,8 +11,11 @@ const yaml = () => require('yaml') as typeof Yaml;
 /* eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on use, like cli/runbook/lazy.ts */
 const config = () => require('../config') as typeof Config;
 
-/** Commands that never read the config (the local mesh's own verbs), so a broken one does not stop them. */
-const WITHOUT_CONFIG = new Set(['local']);
+/**
+ * Commands that never stop for a broken config: the local mesh's own verbs, which do not read it, and the
+ * completion, which offers no runbooks then.
+ */
+const WITHOUT_CONFIG = new Set(['local', 'completion']);
 
 /** The effective config; a bad file or variable is the operator's mistake: one sentence, exit 2. */
 export function effectiveConfig(): Config.MeshConfig {

@@ -9,7 +9,7 @@ import { takesValue } from './unknown-command';
 /**
  * Declares `mesh local` and `mesh runbook` and adds the verbs of the group the command line names. The
  * verbs' modules load zod and the schemas; `mesh --help`, `mesh config` and the other group do not need
- * them. As `mesh-runbook` (the plugin), a command line that names no other group is a runbook verb's.
+ * them. As `mesh-runbook` (the plugin), a command line that names no other command is a runbook verb's.
  */
 export function registerGroups(program: Command, args: readonly string[], asPlugin: boolean): void {
   const local = declareLocal(program);
@@ -19,7 +19,21 @@ export function registerGroups(program: Command, args: readonly string[], asPlug
   const runbookVerbs = (verb: string | undefined) =>
     (require('./runbook') as typeof Runbook).addRunbookVerbs(runbook, verb);
   if (first === 'runbook') runbookVerbs(second);
-  else if (asPlugin && first !== undefined && first !== 'local' && first !== 'config') runbookVerbs(first);
+  else if (asPlugin && first !== undefined && !program.commands.some((command) => command.name() === first))
+    runbookVerbs(first);
+}
+
+/**
+ * Every verb of every group, on a program whose groups have none yet (or only the verbs the command line
+ * named): for what describes the whole command, the CLI reference and the completion script.
+ */
+export function addEveryVerb(program: Command): void {
+  const group = (name: string) => program.commands.find((command) => command.name() === name);
+  const local = group('local');
+  const runbook = group('runbook');
+  if (local && local.commands.length === 0) (require('./local') as typeof Local).addLocalVerbs(local);
+  if (runbook && runbook.commands.length === 0)
+    (require('./runbook') as typeof Runbook).addRunbookVerbs(runbook);
 }
 
 /**

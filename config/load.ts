@@ -127,7 +127,7 @@ function checkCommandConfig(
   }
   throw new ConfigError(
     `The command adapter config (${where}) is invalid at ${invalidAt(result.error)}.`,
-    'Fix that field; the README describes the command adapter config.',
+    'Fix that field; docs/production.md ("The command adapter") describes its config.',
   );
 }
 

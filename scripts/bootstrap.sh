@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Makes this machine ready to run mesh runbook: npm packages, a Docker engine that answers, the local base
-# image, and the Temporal CLI. Idempotent: each part checks first and says whether it did anything.
+# Makes this machine ready to run mesh runbook: npm packages, `mesh` on the PATH, a Docker engine that
+# answers, the local base image, the Temporal CLI, and what the tests drive (chromium, zsh). Idempotent: each
+# part checks first and says whether it did anything.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # shellcheck source-path=SCRIPTDIR/..
@@ -38,6 +39,11 @@ compiled_js() {
   npm run --silent build >&2
   echo "built dist/ with tsc and bundled the workflows"
 }
+
+# `mesh` and `mesh-runbook` on a login shell's PATH (/usr/local/bin, else ~/.local/bin): links to this
+# checkout's bin/mesh.js, so every command the README and the CLI print works in a new shell. A `mesh` that
+# is another program (the operator's real mesh controller) is neither overwritten nor shadowed.
+cli_on_path() { node --import tsx scripts/cli-on-path.ts; }
 
 docker_answers() { docker version --format '{{.Server.Version}}' >/dev/null 2>&1; }
 
@@ -94,13 +100,25 @@ chromium_browser() {
   echo "installed chromium ($(/usr/bin/chromium --version 2>/dev/null | cut -d' ' -f2))"
 }
 
+# Debian's zsh, the shell test/integration/cli-completion.test.ts presses Tab in.
+zsh_shell() {
+  if command -v zsh >/dev/null 2>&1; then
+    echo "present ($(zsh --version | cut -d' ' -f2))"
+    return
+  fi
+  apt_install zsh
+  echo "installed zsh ($(zsh --version | cut -d' ' -f2))"
+}
+
 started=$SECONDS
 mkdir -p "$STATE_DIR"
 echo "bootstrap: progress in $BOOTSTRAP_LOG"
 step "npm packages" npm_packages
 step "compiled js" compiled_js
+step "mesh on PATH" cli_on_path
 step "docker engine" docker_engine
 step "base image" base_image
 step "temporal cli" temporal_cli
 step "chromium" chromium_browser
+step "zsh" zsh_shell
 echo "bootstrap: ready in $((SECONDS - started))s"

@@ -1,6 +1,4 @@
-import { pipeline } from 'node:stream/promises';
-import { run, type TestsStream } from 'node:test';
-import { spec, type TestEvent } from 'node:test/reporters';
+import type { TestEvent } from 'node:test/reporters';
 
 /** How the tests of one run ended, counted from node:test's own events. */
 export interface Tally {
@@ -48,29 +46,4 @@ export function allPassed(tally: Tally): boolean {
 
 export function summaryLine({ passed, failed, skipped, todo, cancelled }: Tally): string {
   return `tests: ${passed} passed, ${failed} failed, ${skipped} skipped, ${todo} todo, ${cancelled} cancelled`;
-}
-
-/**
- * Runs the test files one at a time, each in its own process, with this process's exec arguments (so a
- * harness started under tsx runs TypeScript tests), environment and working directory. Progress goes to
- * stdout through the spec reporter; what the test processes write to stderr goes to stderr.
- */
-export async function runTestFiles(files: string[]): Promise<Tally> {
-  const tally: Tally = { passed: 0, failed: 0, skipped: 0, todo: 0, cancelled: 0 };
-  const events: TestsStream = run({ files, concurrency: 1 });
-  events.on('test:pass', (data) => count(tally, { type: 'test:pass', data }));
-  events.on('test:fail', (data) => count(tally, { type: 'test:fail', data }));
-  await pipeline(
-    events,
-    async function* stderrApart(source: AsyncIterable<TestEvent>) {
-      for await (const event of source) {
-        if (event.type === 'test:stderr') process.stderr.write(event.data.message);
-        else yield event;
-      }
-    },
-    new spec(),
-    process.stdout,
-    { end: false },
-  );
-  return tally;
 }

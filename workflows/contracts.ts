@@ -113,6 +113,11 @@ export const Timings = z.strictObject({
   stabilityWindowMs: z.number().int().min(0).default(3_000),
   recheckEveryMs: z.number().int().positive().default(2_000),
   probeDeadlineMs: z.number().int().positive().default(30_000),
+  /**
+   * After the predecessor stopped, how long probe-public waits for anything to take the public port: a
+   * successor that has not bound it by then (every connection refused) will not, and the flip rolls back.
+   */
+  publicBindMs: z.number().int().positive().default(3_000),
   /** A runbook waiting for its locks asks the keeper again after this, doubling (workflows/runbook/locks.ts). */
   lockAskAgainMs: z.number().int().positive().default(60_000),
 });

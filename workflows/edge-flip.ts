@@ -14,6 +14,7 @@ import {
   NODE_HOSTS,
   PARALLEL_READS,
   PREDECESSOR_BEFORE_SUCCESSOR,
+  PUBLIC_BIND_WINDOW,
   REVISION_2,
   SUCCESSOR_RESTARTS_SINCE_CREATED,
 } from './runbook/revision';
@@ -144,7 +145,10 @@ export async function edgeFlip(rawInput: EdgeFlipInputArg): Promise<RunbookStatu
     await rb.step(
       'probe-public',
       async () => {
-        const served = await probeUntilServed({ ...onPublic, marker: input.successorMarker }, timings);
+        const bindWithinMs = patched(PUBLIC_BIND_WINDOW) ? timings.publicBindMs : undefined;
+        const served = await probeUntilServed({ ...onPublic, marker: input.successorMarker }, timings, {
+          bindWithinMs,
+        });
         if (!served.ok) throw rollBack(`after stopping ${predecessor}, ${served.summary}`);
         return served;
       },

@@ -3,7 +3,7 @@ import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/commo
 /**
  * The runbook's custom search attributes: what the Web UI's list and `mesh runbook list` filter on.
  * Registered by `mesh runbook dev` and the test harness; on a production cluster with
- * `temporal operator search-attribute create` (see README). None is called `Status`, which Temporal owns.
+ * `temporal operator search-attribute create` (see docs/operators.md, "In the Temporal Web UI"). None is called `Status`, which Temporal owns.
  */
 export const MESH_NODE = defineSearchAttributeKey('MeshNode', SearchAttributeType.KEYWORD);
 export const MESH_MODULE = defineSearchAttributeKey('MeshModule', SearchAttributeType.KEYWORD);

@@ -4,7 +4,9 @@ import https from 'node:https';
 /** At most this much of a body is read when looking for a marker. */
 const MAX_BODY_BYTES = 1024 * 1024;
 
-export type GetOutcome = { status: number; body: string; header?: string } | { error: string };
+/** An answer, or why there was none (`refused`: the connection was refused, nothing listens there). */
+export type GetOutcome =
+  { status: number; body: string; header?: string } | { error: string; refused?: true };
 
 function describe(error: unknown): string {
   const e = error as { message?: string; code?: string };
@@ -44,7 +46,12 @@ export function getWithHost(
       finish({ error: `no complete answer within ${timeoutMs} ms` });
       request.destroy();
     }, timeoutMs);
-    request.on('error', (error) => finish({ error: describe(error) }));
+    request.on('error', (error) =>
+      finish({
+        error: describe(error),
+        ...((error as { code?: string }).code === 'ECONNREFUSED' ? { refused: true as const } : {}),
+      }),
+    );
     request.on('response', (response) => {
       const status = response.statusCode ?? 0;
       const value = header === undefined ? undefined : response.headers[header.toLowerCase()];

@@ -38,6 +38,8 @@ export const ProbeResult = z.object({
   ok: z.boolean(),
   status: z.number().int().optional(),
   error: z.string().min(1).optional(),
+  /** Only when the connection was refused: nothing listened at the address. */
+  refused: z.literal(true).optional(),
   /** Only when a marker was asked for and an answer arrived. */
   markerFound: z.boolean().optional(),
   /** Only when an absent marker was named and an answer arrived: the answer carried it (someone else answered). */

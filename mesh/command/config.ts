@@ -121,7 +121,7 @@ export type CommandMeshConfig = z.output<typeof CommandMeshConfigSchema>;
 export class CommandMeshConfigError extends ConfigError {
   constructor(
     message: string,
-    suggestion = 'Fix that field; the README describes the command adapter config.',
+    suggestion = 'Fix that field; docs/production.md ("The command adapter") describes its config.',
   ) {
     super(message, suggestion);
   }
@@ -141,7 +141,7 @@ export function selfCallRefusal(
   if (!self) return undefined;
   return new CommandMeshConfigError(
     `The command adapter's controller "${self.command}" is this mesh-runbook CLI (${self.resolved}), so the adapter would call itself instead of your mesh controller.`,
-    'Set the adapter\'s command to your controller\'s absolute path, and put this CLI on PATH as mesh-runbook only (README: "The command adapter").',
+    'Set the adapter\'s command to your controller\'s absolute path, and put this CLI on PATH as mesh-runbook only (docs/production.md: "The command adapter").',
   );
 }
 

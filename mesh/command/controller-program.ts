@@ -15,7 +15,8 @@ function readPackage(dir: string): { name?: unknown; bin?: unknown } | undefined
 
 const OWN_NAME = readPackage(OWN_ROOT)?.name;
 
-function isExecutableFile(path: string): boolean {
+/** Whether `path` is a file this process may execute (a symlink counts as what it points to). */
+export function isExecutableFile(path: string): boolean {
   try {
     accessSync(path, constants.X_OK);
     return statSync(path).isFile();

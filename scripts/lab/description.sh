@@ -1,7 +1,7 @@
 # shellcheck shell=bash
 # Sourced by scripts/lab/up.sh: lab.json and lab.env, what tests and scripts read about the running lab.
 
-# lab.json, schema "mesh-lab/1" (README: "A production-shaped lab"). Fields are only ever added to it.
+# lab.json, schema "mesh-lab/1" (docs/lab.md: "A production-shaped lab"). Fields are only ever added to it.
 lab_description() {
   local host dir service hosts='[]' services='[]'
   for service in "${TEMPORAL_SERVICES[@]}"; do

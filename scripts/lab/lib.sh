@@ -76,18 +76,42 @@ lab_running_pid() {
   local pidfile=$1 marker=$2 pid
   [ -s "$pidfile" ] || return 1
   pid=$(cat "$pidfile")
-  [ -r "/proc/$pid/cmdline" ] || return 1
-  [[ $(tr '\0' ' ' <"/proc/$pid/cmdline") == *"$marker"* ]] || return 1
+  [[ $(lab_cmdline "$pid") == *"$marker"* ]] || return 1
   echo "$pid"
 }
 
-# Starts a daemon in its own session, detached from this script, its output appended to its log. It keeps
-# no other descriptor of this script's: a caller's `flock` lock (fd 3 of `flock /work/lab-coord.lock bash -c
-# 'up.sh ...'`) would otherwise be held by the daemons for as long as they run, and no one gets the lab again.
+# A process's command line as one line. While a process execs (setsid, then nohup, then the daemon) the
+# kernel shows an empty command line for a moment (measured: in 16 of 30 starts of temporal-server); a
+# live process is read again then, so a daemon that is starting is never called dead.
+lab_cmdline() {
+  local pid=$1 line tries=0
+  while :; do
+    line=$(tr '\0' ' ' 2>/dev/null <"/proc/$pid/cmdline") || return 0
+    [ -z "$line" ] && lab_alive "$pid" && [ $tries -lt 100 ] || break
+    sleep 0.01
+    tries=$((tries + 1))
+  done
+  echo "$line"
+}
+
+# Whether the process exists and is not a zombie (a killed daemon whose parent has not reaped it yet).
+lab_alive() {
+  local state
+  state=$(awk '/^State:/ { print $2 }' "/proc/$1/status" 2>/dev/null) || return 1
+  [ -n "$state" ] && [ "$state" != Z ]
+}
+
+# Starts a daemon in its own session, detached from this script, its output appended to its log; sets
+# LAB_STARTED_PID to it. Returns once the process runs the daemon itself, past the wrappers that start it
+# (setsid, nohup, nsenter): before that it wears this script's or a wrapper's command line, and a check of
+# its pid file that soon would call a daemon that is starting dead (seen when the machine is busy).
 lab_start() {
-  local name=$1
+  local name=$1 pid tries=0
   shift
   mkdir -p "$LAB_LOGS" "$LAB_PIDS"
+  # No descriptor of its starter stays open in it: a daemon that kept a caller's lock file (fd 3 of `flock
+  # /work/lab-coord.lock bash -c 'up.sh ...'`) or pipe open would hold that lock, or that caller's output, for
+  # as long as it runs.
   (
     for fd in /proc/"$BASHPID"/fd/*; do
       fd=${fd##*/}
@@ -95,12 +119,11 @@ lab_start() {
     done
     exec setsid nohup "$@" >>"$LAB_LOGS/$name.log" 2>&1 </dev/null
   ) &
-  local pid=$! self tries=0
+  pid=$!
   echo "$pid" >"$LAB_PIDS/$name.pid"
-  # Until the child has exec'd it wears this script's command line, and a check of its pid file that soon
-  # (lab_running_pid) would call a daemon that is starting dead; seen when the machine is busy.
-  self=$(tr '\0' ' ' <"/proc/$$/cmdline")
-  while [ "$(tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null)" = "$self" ] && [ $tries -lt 100 ]; do
+  LAB_STARTED_PID=$pid
+  while lab_alive "$pid" && [[ $(basename "$(readlink "/proc/$pid/exe" 2>/dev/null)") =~ ^(bash|setsid|nohup|nsenter)$ ]]; do
+    [ $tries -lt 600 ] || break # 30 s
     sleep 0.05
     tries=$((tries + 1))
   done

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The production-shaped lab on this machine (README: "A production-shaped lab"): Temporal Server built from
+# The production-shaped lab on this machine (docs/lab.md: "A production-shaped lab"): Temporal Server built from
 # the Go module proxy, four processes on Debian's PostgreSQL, its Web UI, and three hosts (novox, forge1,
 # edge3), each a network namespace with its own containerd and dockerd. Idempotent: each part is built,
 # installed or started only when missing, and says in one line what it did. Run as root.
@@ -215,11 +215,20 @@ lab_bridge() {
 
 temporal_healthy() { [[ $(temporal operator cluster health --address "$LAB_FRONTEND" 2>/dev/null) == *SERVING* ]]; }
 
-# Ends the part when a service it started has exited, with that service's last words.
+# The temporal services this run of up.sh started, by service: their liveness is that process's own.
+declare -A TEMPORAL_STARTED=()
+
+# Ends the part when a service has exited, with that service's last words: one this run started is looked
+# at by the pid it started, the others by their pid files.
 temporal_alive_or_exit() {
-  local service
+  local service alive
   for service in "$@"; do
-    if ! lab_running_pid "$LAB_PIDS/temporal-$service.pid" "--service $service" >/dev/null; then
+    if [ -n "${TEMPORAL_STARTED[$service]:-}" ]; then
+      alive=$(lab_alive "${TEMPORAL_STARTED[$service]}" && echo yes || true)
+    else
+      alive=$(lab_running_pid "$LAB_PIDS/temporal-$service.pid" "--service $service" >/dev/null && echo yes || true)
+    fi
+    if [ "$alive" != yes ]; then
       echo "temporal $service exited: see $LAB_LOGS/temporal-$service.log" >&2
       tail -n 1 "$LAB_LOGS/temporal-$service.log" | cut -c 1-400 >&2
       exit 1
@@ -253,6 +262,7 @@ temporal_server() {
     MESH_LAB_PG_PASSWORD=$(cat "$LAB_PG_PASSWORD_FILE") MESH_LAB_METRICS_PORT=${TEMPORAL_METRICS_PORT[$service]} \
       lab_start "temporal-$service" "$TEMPORAL_DIR/bin/temporal-server" --root "$LAB_DIR/temporal" \
       --config config --env lab --allow-no-auth start --service "$service"
+    TEMPORAL_STARTED[$service]=$LAB_STARTED_PID
     launched+=("$service")
     # On a new database the services race to write the cluster's metadata and the losers exit ("Failed to
     # apply cluster metadata", seen here): the first one started writes it alone.
@@ -382,6 +392,9 @@ engines() {
     wait_until 30 "containerd of $host has no socket: see $LAB_LOGS/containerd-$host.log" \
       test -S "$(lab_containerd_socket "$host")"
     if ! lab_running_pid "$LAB_PIDS/dockerd-$host.pid" "$dir/daemon.json" >/dev/null; then
+      # Its own pid file outlives a dockerd that died with the machine, and dockerd refuses to start while
+      # any process has that pid (after a reboot, often some other process).
+      rm -f "$dir/run/docker.pid"
       lab_start "dockerd-$host" nsenter "--net=/run/netns/mlab-$host" dockerd --config-file "$dir/daemon.json"
       launched+=("dockerd-$host")
     fi

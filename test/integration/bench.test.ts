@@ -12,7 +12,7 @@ const ROOT = join(__dirname, '..', '..');
 describe('npm run bench', () => {
   it(
     'runs the quick executor round end to end and prints its figures as JSON',
-    { timeout: 240_000 },
+    { timeout: 600_000 },
     async () => {
       const { stdout } = await run(
         'npm',
@@ -64,7 +64,7 @@ describe('npm run bench', () => {
 
   it(
     'runs a fleet of four simulated nodes (canary, then a wave) and the operator approves exactly twice',
-    { timeout: 240_000 },
+    { timeout: 600_000 },
     async () => {
       const { stdout } = await run('npm', ['run', '--silent', 'bench', '--', '--fleet', '4', '--json'], {
         cwd: ROOT,

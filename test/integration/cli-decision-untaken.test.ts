@@ -21,7 +21,7 @@ const run = promisify(execFile);
 describe('a decision no worker took in time', () => {
   it(
     'is kept by the server and taken when a worker polls again; the CLI says so',
-    { timeout: 300_000 },
+    { timeout: 600_000 },
     async () => {
       await using world = await runbookWorld();
       const input = await seedEdgeFlip(world);

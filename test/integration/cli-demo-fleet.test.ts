@@ -11,6 +11,7 @@ import { DockerEngine, LABEL } from '../../docker/engine';
 import { runbookWorkflowId } from '../../workflows/contracts';
 import { fleetWorkflowId } from '../../workflows/fleet/contracts';
 import { Scratch } from '../support/scratch';
+import { stepLinesShownAgain } from '../support/step-lines';
 
 const MESH = join(__dirname, '..', '..', 'bin', 'mesh.js');
 const run = promisify(execFile);
@@ -59,6 +60,7 @@ describe('mesh runbook demo fleet --yes (its own dev server, real Docker)', () =
     const lastStarts = new RegExp(`${nodes[3]} +(running|waiting)`).exec(stdout)?.index ?? -1;
     assert.ok(lastStarts > takeAt, 'the last node starts after take');
     assert.match(stdout, /4 of 4 completed/);
+    assert.deepEqual(stepLinesShownAgain(stdout), [], 'after each decision the view goes on, never replays');
     for (const node of nodes)
       assert.match(stdout, new RegExp(`demo: ${node}: .* status 200, served by route-proxy`));
 

@@ -13,6 +13,7 @@ import { seedForgeScenario } from '../../mesh/local/scenarios/forge-move';
 import { runbookWorkflowId } from '../../workflows/contracts';
 import { freePort } from '../support/runbooks';
 import { Scratch } from '../support/scratch';
+import { stepLinesShownAgain } from '../support/step-lines';
 
 const MESH = join(__dirname, '..', '..', 'bin', 'mesh.js');
 const run = promisify(execFile);
@@ -54,6 +55,7 @@ describe('mesh runbook demo: resets its state, and says the command that really 
   const node = `demo${randomBytes(3).toString('hex')}`;
   const earlierNode = `${node}-earlier`;
   const forgeNode = `${node}-forge`;
+  const flipNode = `${node}-flip`;
   let running: Shell | undefined;
 
   after(async () => {
@@ -66,7 +68,7 @@ describe('mesh runbook demo: resets its state, and says the command that really 
       await gone;
       clearTimeout(late);
     }
-    await removeNodeContainers([node, earlierNode, forgeNode]);
+    await removeNodeContainers([node, earlierNode, forgeNode, flipNode]);
     await scratch.cleanup();
   });
 
@@ -146,7 +148,21 @@ describe('mesh runbook demo: resets its state, and says the command that really 
     assert.equal(await containersOf(node), 0, reset.output());
   });
 
-  it('data-path-move --yes ends by naming the container it leaves and the command that removes it', async () => {
+  it('edge-flip --yes, the README’s demo, shows each step once across its two decisions', async () => {
+    const stateDir = await scratch.dir('mesh-demo-flip-');
+    const binDir = await scratch.dir('mesh-demo-flip-bin-');
+    await symlink(MESH, join(binDir, 'mesh'));
+    const ports = `--port ${await freePort()} --ui-port ${await freePort()}`;
+    const demo = shell(`mesh runbook demo --yes --state-dir ${stateDir} --node ${flipNode} ${ports}`, binDir);
+    running = demo.child;
+    assert.equal(await demo.exited, 0, demo.output());
+    assert.match(demo.output(), /demo --yes decides at gate-apply: take/);
+    assert.match(demo.output(), /demo --yes decides at approve-stop-predecessor: approve/);
+    assert.deepEqual(stepLinesShownAgain(demo.output()), [], demo.output());
+    assert.equal(demo.output().match(/^following /gm)?.length, 1, demo.output());
+  });
+
+  it('data-path-move --yes shows each step once and ends by naming the container it leaves and the command that removes it', async () => {
     const stateDir = await scratch.dir('mesh-demo-move-');
     const binDir = await scratch.dir('mesh-demo-move-bin-');
     await symlink(MESH, join(binDir, 'mesh'));
@@ -157,6 +173,9 @@ describe('mesh runbook demo: resets its state, and says the command that really 
     );
     running = demo.child;
     assert.equal(await demo.exited, 0, demo.output());
+    // After each decision the view goes on from where it stopped: no status block, no replay of the steps.
+    assert.deepEqual(stepLinesShownAgain(demo.output()), [], demo.output());
+    assert.equal(demo.output().match(/^following /gm)?.length, 1, demo.output());
     assert.match(
       demo.output(),
       new RegExp(

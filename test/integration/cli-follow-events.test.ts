@@ -11,7 +11,7 @@ import { AN_HOUR, cliClient } from '../support/cli-client';
 describe('following a runbook (CLI watch, start and demo; real server, worker and Docker)', () => {
   it(
     'looks again when the history grows: a follower polling once an hour sees every wait and the end',
-    { timeout: 180_000 },
+    { timeout: 600_000 },
     async () => {
       await using world = await runbookWorld();
       const input = await seedEdgeFlip(world, { leftovers: true });

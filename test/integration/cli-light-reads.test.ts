@@ -117,7 +117,7 @@ describe('status and list read Temporal without its client SDK (real server, wor
 
   it(
     "shows a waiting runbook in status and list, loading none of the SDK nor zod's other locales",
-    { timeout: 180_000 },
+    { timeout: 600_000 },
     async () => {
       await using world = await runbookWorld();
       const { input } = await heldAtGateApply(world);
@@ -158,7 +158,7 @@ describe('status and list read Temporal without its client SDK (real server, wor
   ] as const)
     it(
       `shows ${ending}: a stand-in worker polling its queue is handed no query to replay`,
-      { timeout: 180_000 },
+      { timeout: 600_000 },
       async () => {
         await using world = await runbookWorld();
         const { input, final } = await endedFlip(world, action);
@@ -179,7 +179,7 @@ describe('status and list read Temporal without its client SDK (real server, wor
 
   it(
     'reads a run as the SDK reads it: description, search attributes, query, input and end',
-    { timeout: 180_000 },
+    { timeout: 600_000 },
     async () => {
       await using world = await runbookWorld();
       const { input, handle } = await heldAtGateApply(world);

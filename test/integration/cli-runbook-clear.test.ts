@@ -74,7 +74,7 @@ const startArgs = (input: EdgeFlipInputArg) => ['start', ...edgeFlipArgs(input)]
 async function refusedByTheRunbook(world: RunbookWorld, input: EdgeFlipInputArg): Promise<void> {
   const handle = await world.start(edgeFlip, input);
   const deadline = new AbortController();
-  const stillRunning = setTimeout(30_000, 'still running', { signal: deadline.signal }).catch(
+  const stillRunning = setTimeout(120_000, 'still running', { signal: deadline.signal }).catch(
     () => 'aborted',
   );
   const ended = await Promise.race([

@@ -292,7 +292,7 @@ describe('deciding through the CLI: evidence, four eyes, refusals on record, his
 async function waitFor<T>(
   look: () => Promise<T>,
   until: (value: T) => boolean,
-  timeoutMs = 60_000,
+  timeoutMs = 180_000,
 ): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {

@@ -35,7 +35,7 @@ import { freePort } from '../support/runbooks';
 
 const MESH = join(ROOT, 'bin', 'mesh.js');
 const SETUP_NAMESPACE = join(ROOT, 'deploy', 'temporal', 'setup-namespace.sh');
-const WAIT_MS = 120_000;
+const WAIT_MS = 180_000;
 
 interface ComposeService {
   image?: string;

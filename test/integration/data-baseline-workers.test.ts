@@ -21,7 +21,7 @@ import { MeshWorker } from '../support/tls-cli';
  * processes, each with its own MESH_STATE_DIR as two containers have; real Temporal, Docker and files.
  */
 
-const WAIT_MS = 90_000;
+const WAIT_MS = 180_000;
 
 /** `mesh runbook worker --node <node> --host-root <root> --nodes-only` keeping its state in `stateDir`. */
 function nodeWorker(world: RunbookWorld, forge: Forge, stateDir: string): MeshWorker {

@@ -23,7 +23,7 @@ import { closedFailing } from '../support/runbooks';
 const SMALL_FILES = 40_000;
 /** ~520 MB of them, and 8 MiB packs up to this total. */
 const BULK_MIB = 640;
-const WAIT_MS = 120_000;
+const WAIT_MS = 180_000;
 /** Abort once the first 8 MiB packs (copied first, 16 at a time) are in B: early in the copy. */
 const ABORT_AFTER = 16 * 2 ** 20;
 
@@ -43,7 +43,7 @@ async function bytesOnDisk(root: string): Promise<number> {
 describe('an abort during the copy (real Temporal, real Docker, real files)', () => {
   it(
     'undoes only once the copy has stopped: nothing is written into B after remove-copy removed it',
-    { timeout: 300_000 },
+    { timeout: 600_000 },
     async () => {
       await using world = await runbookWorld();
       const forge = await seedForge(world);

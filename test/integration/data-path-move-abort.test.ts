@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { open, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { describe, it } from 'node:test';
+import { it } from 'node:test';
 import type { WorkflowHandle } from '@temporalio/client';
 import { hostPathOnNode } from '../../docker/placement';
 import type { ModuleSpec } from '../../mesh/schemas';
@@ -21,6 +21,7 @@ import {
 } from '../support/data-move';
 import { runbookWorld, type RunbookWorld } from '../support/runbook-world';
 import { closedFailing, decide, statusWhen, waitingAt } from '../support/runbooks';
+import { describe } from '../support/side-by-side';
 
 /**
  * Verification that blocks, and aborts before and after the switch. The worker's copyTree is production's,
@@ -29,7 +30,7 @@ import { closedFailing, decide, statusWhen, waitingAt } from '../support/runbook
  * can tell).
  */
 
-const WAIT_MS = 60_000;
+const WAIT_MS = 180_000;
 /** The file the simulated write changes, relative to the data dir. */
 const CHANGED = 'repos/r3/objects/7.obj';
 
@@ -251,7 +252,7 @@ describe('data-path-move: a checksum mismatch blocks; abort before the switch re
   });
 });
 
-async function waitUntil(check: () => Promise<boolean>, timeoutMs = 20_000): Promise<void> {
+async function waitUntil(check: () => Promise<boolean>, timeoutMs = 180_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await check())) {
     assert.ok(Date.now() < deadline, 'timed out waiting');

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { describe, it } from 'node:test';
+import { it } from 'node:test';
 import type { WorkflowHandle } from '@temporalio/client';
 import { BASE_IMAGE } from '../../docker/engine';
 import { hostPathOnNode } from '../../docker/placement';
@@ -17,6 +17,7 @@ import {
 import { nodeStarted, nodeStatus } from '../support/edge-flip-fleet';
 import { runbookWorld, type RunbookWorld } from '../support/runbook-world';
 import { decide, decisionRefusal, statusWhen, stepState, waitingAt } from '../support/runbooks';
+import { describe } from '../support/side-by-side';
 
 const APPROVAL = 'approve-remove-old-data';
 

@@ -24,10 +24,10 @@ describe('a data-path move of a module on two nodes moves each node’s data on 
       startedBy: 'alice',
       timings: FAST_TIMINGS,
     });
-    const waiting = await statusWhen(handle, waitingAt('gate-apply'), 60_000);
+    const waiting = await statusWhen(handle, waitingAt('gate-apply'));
     assert.equal(waiting.waiting?.verdict, 'unrecreated-volume', waiting.waiting?.reason);
     await decide(handle, 'recreate', 'gate-apply');
-    await statusWhen(handle, waitingAt('approve-remove-old-data'), 60_000);
+    await statusWhen(handle, waitingAt('approve-remove-old-data'));
     await decide(handle, 'remove', 'approve-remove-old-data');
     const done: RunbookStatus = await handle.result();
     assert.equal(done.phase, 'completed', done.outcome);

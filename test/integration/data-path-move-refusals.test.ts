@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { describe, it } from 'node:test';
+import { it } from 'node:test';
 import { promisify } from 'node:util';
 import { WorkflowFailedError, WorkflowNotFoundError, type WorkflowHandle } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
@@ -20,6 +20,7 @@ import {
 import { meshRunbook } from '../support/mesh-cli';
 import { runbookWorld, type RunbookWorld } from '../support/runbook-world';
 import { closedFailing, FAST_TIMINGS, statusWhen, stepState } from '../support/runbooks';
+import { describe } from '../support/side-by-side';
 
 /**
  * Bad paths are refused before anything changes, each with its own sentence: path shapes by the CLI

@@ -32,7 +32,7 @@ import { harnessTarget } from '../support/temporal';
  * mesh over real Docker, real files.
  */
 
-const WAIT_MS = 60_000;
+const WAIT_MS = 180_000;
 
 /** The workflow task that scheduled the first activity of this type: a reset to it runs that step again. */
 function taskScheduling(history: History, type: string): number {

@@ -32,7 +32,7 @@ import { decide, statusWhen, waitingAt } from '../support/runbooks';
 const { PendingActivityState, TimeoutType } = temporal.api.enums.v1;
 /** Bulk data the copy needs several seconds for on these machines (~9 s for 580 MB, mostly small files). */
 const BULK_MIB = 480;
-const WAIT_MS = 120_000;
+const WAIT_MS = 180_000;
 /**
  * The copy writes the 8 MiB packs first (they sort first), 16 at a time, then thousands of small files:
  * killed once this much of the packs is in B, some packs are complete and all small files are still to do.
@@ -56,7 +56,7 @@ async function bytesOnDisk(root: string): Promise<number> {
 describe('data-path-move resumes a copy after its worker is SIGKILLed', () => {
   it(
     'killed mid-copy: the retry on a new worker resumes (copies less than the total) and B verifies',
-    { timeout: 300_000 },
+    { timeout: 600_000 },
     async (t) => {
       await using world = await runbookWorld({ worker: 'none' });
       const forge = await seedForge(world);

@@ -28,7 +28,7 @@ import { decide, statusWhen, waitingAt } from '../support/runbooks';
  * stopped container again as it was, on A, so every move here passes through the unrecreated-volume gate.
  */
 
-const WAIT_MS = 60_000;
+const WAIT_MS = 180_000;
 
 /** What Docker says of the forge's container: its id, whether it runs, since when, and what it mounts. */
 async function container(world: RunbookWorld, forge: Forge) {

@@ -7,6 +7,7 @@ import { edgeFlip } from '../../workflows';
 import { decideUpdate, statusQuery } from '../../workflows/contracts';
 import { seedEdgeFlip } from '../support/edge-flip-seed';
 import { runbookWorld } from '../support/runbook-world';
+import { updateAdmitted } from '../support/updates';
 import { decide, decisionRefusal, statusWhen, waitingAt } from '../support/runbooks';
 import { startTestWorker } from '../support/temporal';
 
@@ -18,9 +19,16 @@ describe('a recorded decision is final; four eyes takes no placeholder (real Tem
     const evidence = held.waiting?.evidence;
     // No worker: both Updates wait at the server and reach the runbook in one activation.
     await world.stopWorkers();
-    const take = handle.executeUpdate(decideUpdate, { args: [{ action: 'take', by: 'bob', evidence }] });
-    const abort = handle.executeUpdate(decideUpdate, { args: [{ action: 'abort', by: 'carol', evidence }] });
-    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    const take = handle.executeUpdate(decideUpdate, {
+      updateId: 'take-by-bob',
+      args: [{ action: 'take', by: 'bob', evidence }],
+    });
+    const abort = handle.executeUpdate(decideUpdate, {
+      updateId: 'abort-by-carol',
+      args: [{ action: 'abort', by: 'carol', evidence }],
+    });
+    for (const id of ['take-by-bob', 'abort-by-carol'])
+      await updateAdmitted(world.client, handle.workflowId, id);
     const second = await startTestWorker(
       world.taskQueue,
       { mesh: world.mesh, dockerFor: dockerResolver({}), hostRootOf: hostRootFromMesh(world.mesh) },

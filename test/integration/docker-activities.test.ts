@@ -85,7 +85,7 @@ describe('Docker activities against the real engine', () => {
     await scratch.cleanup();
   });
 
-  async function waitFor(what: string, check: () => Promise<boolean>, timeoutMs = 20_000): Promise<void> {
+  async function waitFor(what: string, check: () => Promise<boolean>, timeoutMs = 180_000): Promise<void> {
     for (const deadline = Date.now() + timeoutMs; Date.now() < deadline; await delay(200)) {
       if (await check()) return;
     }

@@ -64,8 +64,14 @@ describe('edge-flip refuses decisions and runbooks it is not waiting for (real T
 
     await decide(handle, 'approve');
     assert.equal((await handle.result()).phase, 'completed');
-    // A closed runbook takes no decision at all: Temporal refuses the Update before any validator runs.
-    await assert.rejects(decide(handle, 'take'), /workflow execution already completed/i);
+    // A closed runbook takes no decision at all: Temporal refuses the Update before any validator runs, so
+    // no worker is needed (a query of the closed run would have one replay its whole history first).
+    await world.stopWorkers();
+    const late = { action: 'take', gate: 'gate-apply', by: 'bob' } as Decision;
+    await assert.rejects(
+      handle.executeUpdate(decideUpdate, { args: [late] }),
+      /workflow execution already completed/i,
+    );
   });
 
   it('a second runbook on the same node is refused while one runs; once it ended the node is free again', async () => {

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { describe, it } from 'node:test';
+import { it } from 'node:test';
 import type { WorkflowHandle } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import { LABEL } from '../../docker/labels';
@@ -11,6 +11,7 @@ import { edgeFlip } from '../../workflows';
 import { statusQuery, type EdgeFlipInputArg, type RunbookStatus } from '../../workflows/contracts';
 import { portsOf, seedEdgeFlip, stagingOnlySuccessor } from '../support/edge-flip-seed';
 import { runbookWorld, type RunbookWorld } from '../support/runbook-world';
+import { describe } from '../support/side-by-side';
 import {
   closedFailing,
   decide,

@@ -1,3 +1,4 @@
+// harness: own dev server: its edge-flip fleet runbook is runbook-fleet-route-proxy, one id per namespace that other files start too
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { CancelledFailure } from '@temporalio/common';

@@ -5,7 +5,7 @@ import type { Readable } from 'node:stream';
 import { setTimeout as delay } from 'node:timers/promises';
 import { optionalTsToMs } from '@temporalio/common/lib/time';
 import { temporal } from '@temporalio/proto';
-import { LABEL } from '../../docker/engine';
+import { BASE_IMAGE, LABEL } from '../../docker/engine';
 import { edgeFlip } from '../../workflows';
 import type { RunbookStatus, Timings } from '../../workflows/contracts';
 import { scheduledActivities } from '../support/data-move';
@@ -22,8 +22,10 @@ import { workerProcessOf } from '../support/temporal';
  */
 
 /** Bounds every wait; the activity-kill test waits out the 10 s heartbeat timeout once. */
-const WAIT_MS = 120_000;
-const TEST_TIMEOUT_MS = 300_000;
+const WAIT_MS = 180_000;
+const TEST_TIMEOUT_MS = 600_000;
+/** Long enough that the first worker is surely killed inside it, however loaded the machine. */
+const STABILITY_WINDOW_MS = 10_000;
 
 const { PendingActivityState, TimeoutType } = temporal.api.enums.v1;
 
@@ -45,6 +47,8 @@ async function appliedPushes(world: RunbookWorld, node: string): Promise<string[
     .filter(Boolean)
     .map((line) => line.split(' ')[1] ?? line);
 }
+
+const SENTINEL = 'events.sentinel';
 
 /**
  * Counts Docker's lifecycle events on the node's containers from now on, until disposed. Live, not
@@ -69,10 +73,22 @@ async function watchLifecycle(world: RunbookWorld, node: string) {
     }
   });
   return {
-    /** The counts so far, per container (`module.container`) and action, once late events arrived. */
+    /**
+     * The counts so far, per container (`module.container`) and action: once a sentinel container of the
+     * node, created and removed now, was seen removed (the engine sends its events in order).
+     */
     async counts() {
-      await delay(1_000);
-      return counts;
+      const sentinel = await world.engine.docker.createContainer({
+        name: `${node}.${SENTINEL}`,
+        Image: BASE_IMAGE,
+        Cmd: ['true'],
+        Labels: { [LABEL.node]: node },
+      });
+      await sentinel.remove();
+      for (const deadline = Date.now() + 120_000; !counts[SENTINEL]?.destroy; await delay(50))
+        assert.ok(Date.now() < deadline, 'Docker never sent the removal of the sentinel container');
+      const { [SENTINEL]: _sentinel, ...containers } = counts;
+      return containers;
     },
     [Symbol.dispose]: () => stream.destroy(),
   };
@@ -163,10 +179,10 @@ describe('edge-flip survives a SIGKILLed worker on a real dev server, local mesh
       const node = world.nodeName();
       using lifecycle = await watchLifecycle(world, node);
       const { handle, first, predecessorStartedAt } = await begin(world, node, false, {
-        stabilityWindowMs: 4_000,
+        stabilityWindowMs: STABILITY_WINDOW_MS,
       });
 
-      // Kill inside the inspection's 4 s stability window, while the first worker runs it.
+      // Kill inside the inspection's stability window, as soon as the first worker runs it.
       const deadline = Date.now() + WAIT_MS;
       for (;;) {
         const { raw } = await handle.describe();
@@ -182,7 +198,6 @@ describe('edge-flip survives a SIGKILLed worker on a real dev server, local mesh
         assert.ok(Date.now() < deadline, 'the gate never observed the containers');
         await delay(100);
       }
-      await delay(1_000);
       await first.kill();
       const killedAt = Date.now();
       const second = await world.spawnWorker();

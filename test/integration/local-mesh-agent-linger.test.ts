@@ -35,7 +35,7 @@ async function exists(path: string): Promise<boolean> {
   return (await stat(path).catch(() => undefined)) !== undefined;
 }
 
-async function until(condition: () => Promise<boolean>, what: string, timeoutMs = 30_000): Promise<void> {
+async function until(condition: () => Promise<boolean>, what: string, timeoutMs = 180_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await condition())) {
     if (Date.now() > deadline) assert.fail(`still waiting: ${what}`);

@@ -38,7 +38,7 @@ class TogetherEngine extends DockerEngine {
 
   private allArrived(): Promise<void> {
     return new Promise((resolve) => {
-      const timer = setTimeout(resolve, 10_000);
+      const timer = setTimeout(resolve, 60_000);
       this.arrived.push(() => {
         clearTimeout(timer);
         resolve();

@@ -44,7 +44,7 @@ describe('local mesh: a changed mount path neither recreates a running container
     await world.mesh.defineModule(forgeModule(image, '/srv/forge'));
     await world.mesh.assign(MODULE, node);
     const receipt = await world.mesh.push(node);
-    await waitForApplyReport(world.mesh, node, receipt.pushId, { timeoutMs: 30_000, pollMs: 50 });
+    await waitForApplyReport(world.mesh, node, receipt.pushId, { timeoutMs: 120_000, pollMs: 50 });
   });
   after(() => world.cleanup());
 
@@ -55,7 +55,7 @@ describe('local mesh: a changed mount path neither recreates a running container
     await world.mesh.defineModule(forgeModule(image, '/var/lib/forge'));
     const receipt = await world.mesh.push(node);
     const report = await waitForApplyReport(world.mesh, node, receipt.pushId, {
-      timeoutMs: 30_000,
+      timeoutMs: 120_000,
       pollMs: 50,
     });
     assert.equal(report.applied, receipt.sent);

@@ -24,7 +24,7 @@ describe('local mesh: apply reports belong to exactly one push', () => {
 
   it('a reader waiting for push k is not satisfied by the report of push k-1', async () => {
     const previous = await world.mesh.push(node);
-    await waitForApplyReport(world.mesh, node, previous.pushId, { timeoutMs: 30_000, pollMs: 50 });
+    await waitForApplyReport(world.mesh, node, previous.pushId, { timeoutMs: 120_000, pollMs: 50 });
 
     // Keep the node agent from applying push k until the test lets it.
     const release = await acquireLock(world.mesh.layout.nodeLock(node), { timeoutMs: 5_000 });
@@ -33,7 +33,7 @@ describe('local mesh: apply reports belong to exactly one push', () => {
       await release();
       throw error;
     });
-    const waiting = waitForApplyReport(world.mesh, node, current.pushId, { timeoutMs: 30_000, pollMs: 50 });
+    const waiting = waitForApplyReport(world.mesh, node, current.pushId, { timeoutMs: 120_000, pollMs: 50 });
     void waiting.finally(() => (settled = true)).catch(() => undefined);
     try {
       assert.notEqual(current.pushId, previous.pushId);
@@ -93,7 +93,7 @@ describe('local mesh: malformed or truncated state files are unreadable, never e
 
   it('rejects a truncated and a malformed node state.json, naming the file and the field', async () => {
     const receipt = await world.mesh.push(node);
-    await waitForApplyReport(world.mesh, node, receipt.pushId, { timeoutMs: 30_000, pollMs: 50 });
+    await waitForApplyReport(world.mesh, node, receipt.pushId, { timeoutMs: 120_000, pollMs: 50 });
     const file = world.mesh.layout.nodeStateFile(node);
     let restore = await rewrite(file, (text) => text.slice(0, 40));
     await assertUnreadable(() => world.mesh.nodeState(node), file, '');

@@ -14,7 +14,7 @@ const CONTAINERS = ['edge', 'acme', 'logs'];
 async function pushAndWait(world: LocalWorld, node: string): Promise<{ sent: number; report: ApplyReport }> {
   const receipt = await world.mesh.push(node);
   const report = await waitForApplyReport(world.mesh, node, receipt.pushId, {
-    timeoutMs: 30_000,
+    timeoutMs: 120_000,
     pollMs: 50,
   });
   assert.equal(report.pushId, receipt.pushId);

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { describe, it } from 'node:test';
+import { it } from 'node:test';
 import { setTimeout } from 'node:timers/promises';
 import { WorkflowFailedError, WorkflowNotFoundError } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
@@ -20,6 +20,7 @@ import { meshRunbook, type CliOutcome } from '../support/mesh-cli';
 import { runbookWorld, type RunbookWorld } from '../support/runbook-world';
 import { closedFailing, decide, FAST_TIMINGS, statusWhen, waitingAt } from '../support/runbooks';
 import { harnessTarget } from '../support/temporal';
+import { describe } from '../support/side-by-side';
 
 /** A mesh that will not take modules off nodes while told so: the successor's undo cannot complete. */
 class UnassignRefusingMesh extends LocalMesh {
@@ -55,7 +56,7 @@ async function refusedByTheRunbook(
       () => 'completed',
       (e: unknown) => e,
     ),
-    setTimeout(60_000, 'still running'),
+    setTimeout(120_000, 'still running'),
   ]);
   assert.ok(
     ended instanceof WorkflowFailedError && ended.cause instanceof ApplicationFailure,
@@ -298,7 +299,7 @@ async function seedOnTwoNodes(world: RunbookWorld) {
     await writeFile(join(hostPathOnNode(hostRoot, FROM), 'owner.txt'), `the data of ${node}\n`);
     await world.mesh.assign(module, node);
     const receipt = await world.mesh.push(node);
-    await waitForApplyReport(world.mesh, node, receipt.pushId, { timeoutMs: 30_000 });
+    await waitForApplyReport(world.mesh, node, receipt.pushId, { timeoutMs: 120_000 });
   }
   return { module, nodes };
 }

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { describe, it } from 'node:test';
+import { it } from 'node:test';
 import { ActivityFailure, ApplicationFailure, WorkflowFailedError } from '@temporalio/client';
 import type { History } from '@temporalio/common/lib/proto-utils';
 import { NativeConnection, Worker } from '@temporalio/worker';
@@ -23,6 +23,7 @@ import { runbookWorld, type RunbookWorld } from '../support/runbook-world';
 import { decide, statusWhen, waitingAt } from '../support/runbooks';
 import { harnessTarget } from '../support/temporal';
 import { MeshWorker } from '../support/tls-cli';
+import { describe } from '../support/side-by-side';
 
 /**
  * A node's data and Docker work runs on a worker on that node (issue 10, item 3): revision-2 runbooks
@@ -30,7 +31,7 @@ import { MeshWorker } from '../support/tls-cli';
  * own setting. Real Temporal, real Docker, real files; the node workers are `mesh runbook worker` processes.
  */
 
-const WAIT_MS = 60_000;
+const WAIT_MS = 180_000;
 const RUNBOOK_QUEUE_WORKER = 'runbook-queue-worker';
 
 /** `mesh runbook worker --node <node> --host-root <root> --nodes-only` on the world's queue and mesh. */

@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { MockActivityEnvironment } from '@temporalio/testing';
-import { createProbeActivities, summariseProbes } from '../../activities/probes';
+import { createProbeActivities, summariseProbes, type ProbeResult } from '../../activities/probes';
 
 /** Answers per Host header like an edge proxy: known names 200 with a marker, others 404; `slow.example` never. */
 function edgeProxy(): Server {
@@ -199,6 +199,57 @@ describe('probeUntilServed against a real HTTP server that turns to the successo
       assert.deepEqual(results, [{ name: 'a.example', ok: true, status: 200, markerFound: true }]);
       assert.equal(pauses.length, 8, 'one pause after each answer from the predecessor');
       assert.ok(Math.max(...pauses) <= 50, `pauses between tries: ${pauses.join(', ')} ms`);
+    } finally {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+});
+
+describe('probeUntilServed with a bind window, against a real address', () => {
+  it('stops once every connection was refused for bindWithinMs: nothing took the port', async () => {
+    const closed = createServer();
+    const address = await listen(closed);
+    await new Promise((resolve) => closed.close(resolve));
+    const { probeUntilServed } = createProbeActivities();
+    const started = Date.now();
+    const results: ProbeResult[] = await new MockActivityEnvironment().run(probeUntilServed, {
+      address,
+      names: ['a.example', 'b.example'],
+      expectStatus: 200,
+      timeoutMs: 2000,
+      deadlineMs: 120_000,
+      bindWithinMs: 500,
+    });
+    assert.deepEqual(
+      results.map((r) => [r.name, r.ok, r.refused]),
+      [
+        ['a.example', false, true],
+        ['b.example', false, true],
+      ],
+    );
+    assert.ok(Date.now() - started < 120_000, 'it did not probe until the deadline');
+  });
+
+  it('probes on past the window once anything answered, until the answer is right', async () => {
+    let requests = 0;
+    const server = createServer((_request, response) => {
+      requests += 1;
+      response.writeHead(requests <= 20 ? 503 : 200).end('successor-7 serving');
+    });
+    const address = await listen(server);
+    try {
+      const { probeUntilServed } = createProbeActivities();
+      const results = await new MockActivityEnvironment().run(probeUntilServed, {
+        address,
+        names: ['a.example'],
+        expectStatus: 200,
+        marker: 'successor-7',
+        timeoutMs: 2000,
+        deadlineMs: 120_000,
+        bindWithinMs: 1,
+      });
+      assert.deepEqual(results, [{ name: 'a.example', ok: true, status: 200, markerFound: true }]);
     } finally {
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));

@@ -56,7 +56,7 @@ describe('recreating containers on a moved data path (incident 2 and its way out
   const pushAndWait = async () => {
     const receipt = await w().mesh.push(node);
     const report = await waitForApplyReport(w().mesh, node, receipt.pushId, {
-      timeoutMs: 30_000,
+      timeoutMs: 120_000,
       pollMs: 50,
     });
     return { receipt, report };

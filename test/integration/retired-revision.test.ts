@@ -20,7 +20,7 @@ import { MeshWorker } from '../support/tls-cli';
  * worker is the real `mesh runbook worker`.
  */
 
-const WAIT_MS = 30_000;
+const WAIT_MS = 180_000;
 
 describe('a worker refuses to start while a run of a retired revision is open', () => {
   const queue = `retired-revision-${randomUUID().slice(0, 8)}`;

@@ -177,7 +177,7 @@ describe('mesh runbook plan on the real local mesh', () => {
     await world.mesh.createNode(second, { adopted: false });
     await world.mesh.assign(forge.module, second);
     const receipt = await world.mesh.push(second);
-    await waitForApplyReport(world.mesh, second, receipt.pushId, { timeoutMs: 30_000 });
+    await waitForApplyReport(world.mesh, second, receipt.pushId, { timeoutMs: 120_000 });
     const args = moveArgs(forge.node, forge.module);
 
     const outcome = await plan(world, ...args);

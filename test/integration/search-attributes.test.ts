@@ -14,7 +14,7 @@ async function idsWhen(
   client: Client,
   query: string,
   expected: string[],
-  timeoutMs = 15_000,
+  timeoutMs = 180_000,
 ): Promise<string[]> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {

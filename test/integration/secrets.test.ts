@@ -129,7 +129,7 @@ describe('secrets in the config stay out of workflow history, worker logs and CL
     const handle = await startRunbook(client, edgeFlip, input, { taskQueue });
 
     await statusWhen(handle, waitingAt('approve-stop-predecessor'), 120_000);
-    await statusWhen(handle, (status) => (status.waiting?.reminders ?? 0) >= 1, 30_000);
+    await statusWhen(handle, (status) => (status.waiting?.reminders ?? 0) >= 1);
     const reminder = webhook.received[0];
     assert.equal(
       reminder?.headers.authorization,

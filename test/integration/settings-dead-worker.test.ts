@@ -67,6 +67,7 @@ describe('a worker that dies inside a settings read (stand-in: the first attempt
     const handle = await world.start(edgeFlip, input);
     const { waitedMs, attempt } = await previousRunTimes(handle, 100_000);
     assert.equal(attempt, 2, 'the first attempt hung; the second answered');
-    assert.ok(waitedMs < 30_000, `previousRun completed ${waitedMs} ms after it was scheduled`);
+    // Its heartbeat timeout is seconds, its deadline a minute: anything short of the minute is the former.
+    assert.ok(waitedMs < 50_000, `previousRun completed ${waitedMs} ms after it was scheduled`);
   });
 });

@@ -3,7 +3,7 @@ import { execFile, execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, before, describe, it } from 'node:test';
+import { after, before, it } from 'node:test';
 import { promisify } from 'node:util';
 import type { WorkflowHandle } from '@temporalio/client';
 import { edgeFlip, edgeFlipFleet } from '../../workflows';
@@ -33,6 +33,7 @@ import { MESH } from '../support/mesh-cli';
 import { harnessTarget } from '../support/temporal';
 import { runbookWorld } from '../support/runbook-world';
 import { decisionRefusal, statusWhen, waitingAt } from '../support/runbooks';
+import { describe } from '../support/side-by-side';
 
 /**
  * Signed decisions (real Temporal, real Docker; keys made by ssh-keygen here, decisions signed by hand with

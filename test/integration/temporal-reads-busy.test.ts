@@ -13,7 +13,7 @@ const queryWorker = (taskQueue: string) =>
 describe('a query the server cannot buffer (real dev server)', () => {
   it(
     'is asked again while a workflow task is in flight and another query waits, and both are answered',
-    { timeout: 120_000 },
+    { timeout: 600_000 },
     async () => {
       const target = harnessTarget();
       const { client, connection } = await connectHarnessClient();

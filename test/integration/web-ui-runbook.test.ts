@@ -104,7 +104,7 @@ describe('an operator follows and decides an edge flip in the Temporal Web UI (h
       decisionShown(atApproval.currentDetails, 'approve', 'bob'),
     );
     assert.deepEqual(approve, { succeeded: true });
-    await ui.waitForStatus(handle.workflowId, 'Completed', 60_000);
+    await ui.waitForStatus(handle.workflowId, 'Completed');
     const done = await handle.query(statusQuery);
     assert.equal(done.phase, 'completed');
     assert.deepEqual(
@@ -146,7 +146,7 @@ describe('an operator follows and decides an edge flip in the Temporal Web UI (h
     assert.equal((await handle.query(statusQuery)).paused?.holdsBefore, 'recheck-successor', 'still held');
 
     assert.deepEqual(await ui.sendUpdate(handle.workflowId, 'resume', { by: 'erin' }), { succeeded: true });
-    await ui.waitForStatus(handle.workflowId, 'Completed', 60_000);
+    await ui.waitForStatus(handle.workflowId, 'Completed');
     const done = await handle.query(statusQuery);
     assert.equal(done.phase, 'completed', done.outcome);
     assert.equal(done.paused, null);

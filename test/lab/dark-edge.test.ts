@@ -55,7 +55,15 @@ describe('a dark edge is lit first, on the production-shaped lab with its contro
       );
       assert.equal(done.phase, 'rolled-back', done.outcome);
       const failedAt = Date.parse(done.steps.find((s) => s.name === 'probe-public')?.endedAt ?? '');
-      t.diagnostic(`names dark for ${lit - failedAt} ms after the failed probe, with meshd killed`);
+      const stoppedAt = Date.parse(done.steps.find((s) => s.name === 'stop-predecessor')?.startedAt ?? '');
+      t.diagnostic(
+        `names dark for ${lit - failedAt} ms after the failed probe, at most ${lit - stoppedAt} ms from the stop (default timings), with meshd killed`,
+      );
+      assert.match(
+        done.steps.find((s) => s.name === 'probe-public')?.note ?? '',
+        /nothing took http:\/\/\S+ within 3 s/,
+        'probe-public gave up once nothing took the port, not at its deadline',
+      );
     } finally {
       await connection.close();
     }

@@ -17,7 +17,7 @@ import { freePort } from '../support/runbooks';
  * starts or stops the lab.
  */
 
-const WAIT_MS = 30_000;
+const WAIT_MS = 180_000;
 
 async function temporalCli(lab: Lab, args: string[]): Promise<string> {
   const outcome = await runProgram('temporal', [...args, '--address', lab.temporal.address]);
@@ -70,7 +70,7 @@ describe('the production-shaped lab (scripts/lab/up.sh)', () => {
 
   it(
     'lists a workflow started in the mesh namespace, from rows in temporal_visibility',
-    { timeout: 60_000 },
+    { timeout: 600_000 },
     async () => {
       const connection = await Connection.connect({ address: lab.temporal.address });
       const client = new Client({ connection, namespace: lab.temporal.namespace });
@@ -113,7 +113,7 @@ describe('the production-shaped lab (scripts/lab/up.sh)', () => {
 
   it(
     'serves a host-network container on novox at its address and name only, seen by no other engine',
-    { timeout: 60_000 },
+    { timeout: 600_000 },
     async () => {
       const novox = lab.host('novox');
       const engine = lab.engine('novox');

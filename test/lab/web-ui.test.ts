@@ -185,7 +185,7 @@ describe("an operator decides the lab's edge flip in a Web UI of the lab (ui-ser
       assert.equal(approve.code, 0, approve.stderr);
       const done = await labStatusWhen(handle, (s) => s.phase !== 'running' && s.phase !== 'waiting');
       assert.equal(done.phase, 'completed', done.outcome);
-      await ui.waitForStatus(workflowId, 'Completed', 60_000);
+      await ui.waitForStatus(workflowId, 'Completed');
       await ui.screenshot(join(ARTIFACTS, 'completed-details.png'));
     } finally {
       await ui.close();

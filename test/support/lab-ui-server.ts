@@ -78,7 +78,7 @@ export async function startLabUiServer(
     await rm(root, { recursive: true, force: true });
   };
   try {
-    await Promise.race([exited, answers(`${url}/healthz`, 30_000)]);
+    await Promise.race([exited, answers(`${url}/healthz`, 120_000)]);
   } catch (error) {
     await stop();
     throw error;

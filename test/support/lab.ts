@@ -5,9 +5,14 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { Client, Connection } from '@temporalio/client';
+import { lastRunOf, needsClearing } from '../../client/last-run';
+import { isLeft, readNodeMark } from '../../client/node-marks';
+import { markSourceOf } from '../../client/node-marks-sdk';
 import { z } from 'zod';
 import { DockerEngine } from '../../docker/engine';
 import { acquireLock } from '../../mesh/local/lock';
+import { runbookWorkflowId } from '../../workflows/contracts';
+import { NODE_MARK_TYPE } from '../../workflows/node-mark-contracts';
 
 const run = promisify(execFile);
 const ROOT = join(__dirname, '..', '..');
@@ -83,7 +88,7 @@ export class Lab {
         () => undefined,
       );
     await exclusive;
-    await lab.reset();
+    for (const said of await lab.reset()) process.stderr.write(`lab reset: ${said}\n`);
     return lab;
   }
 
@@ -217,17 +222,26 @@ export class Lab {
   }
 
   /**
-   * Every story starts from nothing: its open runbooks terminated, the controller forgets nodes and modules,
-   * each host's agent removes its containers, and the story paths on each host's disk are emptied.
+   * Every story starts from nothing: its open runbooks terminated, each host a runbook left needing a
+   * person's look cleared as an operator clears it (`mesh runbook clear`; what it said is returned), the
+   * controller forgets nodes and modules, each host's agent removes its containers, and the story paths on
+   * each host's disk are emptied.
    */
-  async reset(): Promise<void> {
+  async reset(): Promise<string[]> {
+    const cleared: string[] = [];
     const { client, connection } = await this.client();
     try {
-      for await (const open of client.workflow.list({ query: "ExecutionStatus = 'Running'" }))
+      // Node marks stay: they say what a terminated runbook left, and the clearance below closes them.
+      const open = `ExecutionStatus = 'Running' AND WorkflowType != '${NODE_MARK_TYPE}'`;
+      for await (const run of client.workflow.list({ query: open }))
         await client.workflow
-          .getHandle(open.workflowId, open.runId)
+          .getHandle(run.workflowId, run.runId)
           .terminate('lab reset')
           .catch(() => undefined);
+      for (const host of this.hosts) {
+        const said = await this.clearIfLeft(client, host.name);
+        if (said) cleared.push(said);
+      }
     } finally {
       await connection.close();
     }
@@ -238,6 +252,30 @@ export class Lab {
       for (const path of STORY_PATHS)
         await rm(this.onDisk(host.name, path), { recursive: true, force: true });
     }
+    return cleared;
+  }
+
+  /**
+   * A node an earlier story left needing a person's look (its runbook's rollback failed, or it was
+   * terminated while it changed the node) would refuse every later story's runbook: cleared the way an
+   * operator clears it, through `mesh runbook clear`: what it said, as one line.
+   */
+  private async clearIfLeft(client: Client, node: string): Promise<string | undefined> {
+    const mark = await readNodeMark(markSourceOf(client), node);
+    const last = await lastRunOf(client, runbookWorkflowId(node));
+    if (!isLeft(mark) && !needsClearing(last)) return undefined;
+    const cleared = await this.cli(
+      'runbook',
+      'clear',
+      node,
+      '--reason',
+      'the lab resets its hosts between stories',
+      '--as',
+      'lab-reset',
+    );
+    if (cleared.code !== 0)
+      throw new Error(`lab reset: mesh runbook clear ${node} exited ${cleared.code}: ${cleared.stderr}`);
+    return cleared.stdout.trim().replace(/\n/g, '; ');
   }
 }
 

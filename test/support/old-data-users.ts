@@ -7,7 +7,7 @@ import { moveInput, seedForge, type Forge } from './data-move';
 import type { RunbookWorld } from './runbook-world';
 import { decide, statusWhen, waitingAt } from './runbooks';
 
-export const WAIT_MS = 60_000;
+export const WAIT_MS = 180_000;
 export const APPROVAL = 'approve-remove-old-data';
 const SLEEPER = ['sh', '-c', 'trap "exit 0" TERM; sleep 600 & wait'];
 

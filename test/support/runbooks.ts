@@ -3,14 +3,17 @@ import { WorkflowFailedError, WorkflowUpdateFailedError, type WorkflowHandle } f
 import { LABEL, type DockerEngine } from '../../docker/engine';
 import { decideUpdate, statusQuery, type RunbookStatus } from '../../workflows/contracts';
 
-/** A free TCP port on 127.0.0.1, for edge containers on the host network. */
-export { freeLocalPort as freePort } from '../../worker/ports';
+/** A free TCP port of this test file's own, for edge containers on the host network. */
+export { freePort } from './ports';
 
-/** Polls the runbook's status until `until` holds; fails with the last status after `timeoutMs`. */
+/**
+ * Polls the runbook's status until `until` holds; fails with the last status after `timeoutMs` (generous:
+ * it only bounds a wait that went wrong, and a loaded machine may take minutes over what takes seconds).
+ */
 export async function statusWhen(
   handle: WorkflowHandle,
   until: (status: RunbookStatus) => boolean,
-  timeoutMs = 60_000,
+  timeoutMs = 180_000,
 ): Promise<RunbookStatus> {
   const deadline = Date.now() + timeoutMs;
   let last: RunbookStatus | undefined;
@@ -32,13 +35,18 @@ export function stepState(status: RunbookStatus, name: string): string | undefin
   return status.steps.find((step) => step.name === name)?.state;
 }
 
-/** Short waits so a runbook test takes seconds (the defaults are for real nodes). */
+/**
+ * Short waits so a runbook test takes seconds (the defaults are for real nodes). The public port's bind
+ * window is as long as the probe's deadline: a test that does not measure it never races it under load
+ * (test/integration/edge-flip-public-bind.test.ts measures the default).
+ */
 export const FAST_TIMINGS = {
   applyReportMs: 20_000,
   healthDeadlineMs: 20_000,
   stabilityWindowMs: 500,
   recheckEveryMs: 300,
   probeDeadlineMs: 8_000,
+  publicBindMs: 8_000,
 };
 
 /** Decides as an operator who looked first: the decision carries the evidence hash the runbook shows now. */

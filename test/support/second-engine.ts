@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { promisify } from 'node:util';
 import { BASE_IMAGE, DockerEngine } from '../../docker/engine';
-import { freeLocalPort } from '../../worker/ports';
+import { freePort } from './ports';
 import { makeEngineCerts, type EngineCerts } from './second-engine-certs';
 
 const run = promisify(execFile);
@@ -32,7 +32,7 @@ export class SecondEngine {
     const bridge = `mesh${randomBytes(3).toString('hex')}`;
     await ownBridge(bridge);
     const tls = options.tls
-      ? { port: await freeLocalPort(), certs: await makeEngineCerts(await mkdtemp(join(dir, 'tls-'))) }
+      ? { port: await freePort(), certs: await makeEngineCerts(await mkdtemp(join(dir, 'tls-'))) }
       : undefined;
     const socket = join(dir, 'docker.sock');
     await writeFile(join(dir, 'daemon.json'), '{}');
@@ -144,10 +144,18 @@ function tlsArgs(tls: SecondEngine['tls']): string[] {
   ];
 }
 
-/** A bridge of the engine's own on a private /24, so its containers never touch the main engine's. */
+/**
+ * A bridge of the engine's own on a private /24 no other interface of this machine has (test files running
+ * side by side may each start an engine), so its containers never touch another engine's.
+ */
 async function ownBridge(name: string): Promise<void> {
+  const { stdout } = await run('ip', ['-4', '-o', 'address', 'show']);
+  const taken = new Set([...stdout.matchAll(/ 10\.213\.(\d+)\./g)].map((m) => Number(m[1])));
+  const free = Array.from({ length: 254 }, (_, i) => i + 1).filter((n) => !taken.has(n));
+  const subnet = free[randomInt(0, free.length)];
+  if (subnet === undefined) throw new Error('every 10.213.x.0/24 is taken by another bridge');
   await run('ip', ['link', 'add', 'name', name, 'type', 'bridge']);
-  await run('ip', ['address', 'add', `10.213.${randomInt(1, 255)}.1/24`, 'dev', name]);
+  await run('ip', ['address', 'add', `10.213.${subnet}.1/24`, 'dev', name]);
   await run('ip', ['link', 'set', name, 'up']);
 }
 

@@ -20,6 +20,20 @@ const CHROMIUM_ARGS = [
   '--disable-background-networking',
 ];
 const POLL_MS = 500;
+/** How long a loaded page's modal may take to show the workflow's Updates before the page is loaded again. */
+const NAMES_SHOW_WITHIN_MS = 20_000;
+/** How long a workflow page is loaded again until it learned the workflow's Updates. */
+const UPDATE_NAMES_FOR_MS = 180_000;
+
+/** The Update modal offers no registered names: the page's query for them was not answered. */
+class NamesNotOffered extends Error {
+  override readonly name = 'NamesNotOffered';
+}
+
+/** How long the UI's error page is loaded again before a step fails with it. */
+const ERROR_PAGE_FOR_MS = 120_000;
+/** How long a loaded page may take to render (a single-page app: seen blank past 60 s at load average 29). */
+const PAGE_SHOWS_WITHIN_MS = 180_000;
 
 /** Thrown by TemporalWebUi.launch before anything starts when there is no browser to drive. */
 export class ChromiumMissingError extends Error {
@@ -117,7 +131,7 @@ export class TemporalWebUi {
         baseUrl: options.baseUrl.replace(/\/+$/, ''),
         namespace: options.namespace ?? 'default',
         failureScreenshotDir: options.failureScreenshotDir,
-        actionTimeoutMs: options.actionTimeoutMs ?? 15_000,
+        actionTimeoutMs: options.actionTimeoutMs ?? 60_000,
       };
       page.setDefaultTimeout(settled.actionTimeoutMs);
       page.setDefaultNavigationTimeout(settled.actionTimeoutMs);
@@ -147,7 +161,7 @@ export class TemporalWebUi {
   async waitForCurrentDetails(
     workflowId: string,
     text: string,
-    timeoutMs = 30_000,
+    timeoutMs = 120_000,
   ): Promise<WorkflowMetadataText> {
     return this.step(`wait for "${text}" in the current details of ${workflowId}`, async () => {
       await this.openUserMetadata(workflowId);
@@ -160,7 +174,11 @@ export class TemporalWebUi {
   }
 
   /** Waits until the header badge shows `status` (case-insensitive, e.g. `Completed`). */
-  async waitForStatus(workflowId: string, status: string, timeoutMs = 30_000): Promise<WorkflowMetadataText> {
+  async waitForStatus(
+    workflowId: string,
+    status: string,
+    timeoutMs = 120_000,
+  ): Promise<WorkflowMetadataText> {
     return this.step(`wait for status ${status} of ${workflowId}`, async () => {
       await this.openUserMetadata(workflowId);
       return this.pollWithReload(
@@ -185,12 +203,7 @@ export class TemporalWebUi {
     { allowUnregistered = false, screenshotTo }: { allowUnregistered?: boolean; screenshotTo?: string } = {},
   ): Promise<UpdateFromUiOutcome> {
     return this.step(`send Update ${updateName} to ${workflowId}`, async () => {
-      await this.openWorkflowRun(workflowId);
-      await this.page.getByRole('button', { name: 'More Actions' }).click();
-      await this.page.getByRole('menuitem', { name: 'Send an Update' }).click();
-      const modal = this.page.getByRole('dialog', { name: 'Send an Update' });
-      await modal.waitFor({ state: 'visible' });
-      await this.chooseUpdateName(modal, updateName, allowUnregistered);
+      const modal = await this.updateModalNaming(workflowId, updateName, allowUnregistered);
       await modal.getByRole('textbox', { name: 'Data' }).click();
       await this.page.keyboard.press('ControlOrMeta+A');
       await this.page.keyboard.insertText(JSON.stringify(input));
@@ -218,7 +231,7 @@ export class TemporalWebUi {
   async listWorkflowIds(
     query: string,
     until: (ids: string[]) => boolean = () => true,
-    timeoutMs = 30_000,
+    timeoutMs = 120_000,
   ): Promise<string[]> {
     return this.step(`list workflows where ${query}`, async () => {
       await this.open(
@@ -241,20 +254,22 @@ export class TemporalWebUi {
   }
 
   /**
-   * Loads `url` until `ready` shows. The UI's own error page ("Uh oh. There's an error.", seen once as a
-   * transient 500 on the list) gets two more loads before the step fails with its text.
+   * Loads `url` until `ready` shows. The UI's own error page ("Uh oh. There's an error.": a transient 500,
+   * seen on the list, and on a closed run's page when the machine is loaded and its query is slow) is
+   * loaded again until the step's time is up, then the step fails with its text.
    */
   private async open(url: string, ready: Locator): Promise<void> {
     const errorPage = this.page.getByText("Uh oh. There's an error.");
+    const deadline = Date.now() + ERROR_PAGE_FOR_MS;
     for (let attempt = 1; ; attempt++) {
       await this.page.goto(url, { waitUntil: 'domcontentloaded' });
-      await ready.or(errorPage).first().waitFor();
+      await ready.or(errorPage).first().waitFor({ timeout: PAGE_SHOWS_WITHIN_MS });
       if (!(await errorPage.isVisible())) return;
-      if (attempt === 3) {
+      if (Date.now() > deadline) {
         const shown = normaliseText(await this.page.locator('body').innerText()).replace(/\n/g, ' ');
         throw new Error(`the UI answered ${url} with its error page ${attempt} times: ${shown}`);
       }
-      await this.page.waitForTimeout(POLL_MS);
+      await this.page.waitForTimeout(POLL_MS * attempt);
     }
   }
 
@@ -313,6 +328,33 @@ export class TemporalWebUi {
     }
   }
 
+  /**
+   * The workflow page's Send an Update modal with `updateName` chosen. The page asks the workflow for its
+   * Updates once, as it loads (a query its worker answers): when that query was not answered (a loaded
+   * machine), the page is loaded again, until UPDATE_NAMES_FOR_MS passed.
+   */
+  private async updateModalNaming(
+    workflowId: string,
+    updateName: string,
+    allowUnregistered: boolean,
+  ): Promise<Locator> {
+    const deadline = Date.now() + UPDATE_NAMES_FOR_MS;
+    for (;;) {
+      await this.openWorkflowRun(workflowId);
+      await this.page.getByRole('button', { name: 'More Actions' }).click();
+      await this.page.getByRole('menuitem', { name: 'Send an Update' }).click();
+      const modal = this.page.getByRole('dialog', { name: 'Send an Update' });
+      await modal.waitFor({ state: 'visible' });
+      try {
+        await this.chooseUpdateName(modal, updateName, allowUnregistered);
+        return modal;
+      } catch (error) {
+        if (!(error instanceof NamesNotOffered) || Date.now() > deadline) throw error;
+        await modal.getByRole('button', { name: 'Cancel' }).first().click();
+      }
+    }
+  }
+
   /** The modal offers the names the workflow registered, then "Custom", which turns the field into a text box. */
   private async chooseUpdateName(
     modal: Locator,
@@ -323,7 +365,7 @@ export class TemporalWebUi {
     if (!(await this.offersRegisteredNames(select))) {
       // The page could not learn the workflow's Updates (its metadata query was refused): Name is a plain box.
       if (!allowUnregistered)
-        throw new Error(
+        throw new NamesNotOffered(
           `the modal offers no registered Updates to check ${updateName} against (the page could not query them)`,
         );
       // Its label does not name it for the accessibility tree (2.53): found by its test id.
@@ -355,7 +397,7 @@ export class TemporalWebUi {
    * and for good once the ui-server refused that query, Name is a plain text box.
    */
   private async offersRegisteredNames(select: Locator): Promise<boolean> {
-    const deadline = Date.now() + this.options.actionTimeoutMs;
+    const deadline = Date.now() + NAMES_SHOW_WITHIN_MS;
     while (Date.now() < deadline) {
       if (await select.isVisible()) return true;
       if (await this.csrfRefusedSince(this.refusedBeforeStep)) return false;

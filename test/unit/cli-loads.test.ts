@@ -4,7 +4,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { promisify } from 'node:util';
-import { freeLocalPort } from '../../worker/ports';
+import { freePort } from '../support/ports';
 import { MESH } from '../support/mesh-cli';
 import { Scratch } from '../support/scratch';
 
@@ -84,7 +84,7 @@ describe('what the CLI loads for a command (whole process, as an operator runs i
   });
 
   it('says "nothing listens" before loading the Temporal client SDK or gRPC (and loads no dockerode)', async () => {
-    const port = await freeLocalPort();
+    const port = await freePort();
     const down = await meshLoading(['runbook', 'status', 'novox'], { TEMPORAL_ADDRESS: `127.0.0.1:${port}` });
     assert.equal(down.code, 1);
     assert.match(

@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { fitToWidth, liveLines, SPINNER } from '../../cli/runbook/follow/render-live';
+import { PassThrough } from 'node:stream';
+import { LiveReporter } from '../../cli/runbook/follow/reporters';
+import { fitToWidth, leftOnScreen, liveLines, SPINNER } from '../../cli/runbook/follow/render-live';
 import type { RunbookStatus } from '../../workflows/contracts';
 
 // eslint-disable-next-line no-control-regex
@@ -77,5 +79,85 @@ describe('live step list', () => {
     assert.equal(fitToWidth('abcdef', 4), 'abcd');
     assert.equal(fitToWidth('\u001b[36m▶\u001b[39m copy', 3), '\u001b[36m▶\u001b[39m c');
     assert.equal(fitToWidth('short', 80), 'short');
+  });
+
+  it('after a stop lists only the runs and decisions that came or changed since', () => {
+    const waited: RunbookStatus = {
+      ...copying,
+      phase: 'waiting',
+      steps: [
+        copying.steps[0]!,
+        {
+          name: 'copy',
+          state: 'done',
+          startedAt: '2026-09-26T12:00:18.000Z',
+          endedAt: '2026-09-26T12:00:20.000Z',
+        },
+        { name: 'verify-copy', state: 'waiting', startedAt: '2026-09-26T12:00:20.000Z' },
+        { name: 'switch', state: 'pending' },
+      ],
+    };
+    const decided: RunbookStatus = {
+      ...waited,
+      phase: 'running',
+      steps: [
+        waited.steps[0]!,
+        // The copy ran again: its earlier run was on screen, its new one was not.
+        { ...waited.steps[1]!, state: 'running', endedAt: undefined, earlier: [waited.steps[1]!] },
+        { ...waited.steps[2]!, state: 'done', endedAt: '2026-09-26T12:00:25.000Z' },
+        waited.steps[3]!,
+      ],
+      decisions: [
+        {
+          gate: 'verify-copy',
+          action: 'retry',
+          by: 'bob',
+          identity: 'as-flag',
+          at: '2026-09-26T12:00:24.000Z',
+        },
+      ],
+    };
+    const lines = plain(liveLines(decided, NOW, undefined, undefined, leftOnScreen(waited)));
+    assert.deepEqual(
+      lines.slice(1).map((line) => line.replace(/\s+/g, ' ').trim()),
+      [
+        '◐ copy running 12s',
+        '✔ verify-copy done 5.0s',
+        'decisions:',
+        'retry at verify-copy by bob (--as), 2026-09-26T12:00:24Z, evidence none',
+      ],
+    );
+  });
+
+  it('a live list carried on after a stop draws no step it left on screen again', () => {
+    const out = new PassThrough();
+    let written = '';
+    out.on('data', (chunk: Buffer) => (written += chunk.toString()));
+    const reporter = new LiveReporter(out as unknown as NodeJS.WriteStream);
+    const waiting: RunbookStatus = {
+      ...copying,
+      phase: 'waiting',
+      steps: [copying.steps[0]!, { ...copying.steps[1]!, state: 'waiting' }, copying.steps[2]!],
+    };
+    reporter.look({ id: copying.id, status: copying, startTime: NOW, now: NOW });
+    reporter.stopped('waiting', { id: copying.id, status: waiting, startTime: NOW, now: NOW });
+    const atStop = written.length;
+    const goesOn: RunbookStatus = {
+      ...waiting,
+      phase: 'running',
+      steps: [
+        copying.steps[0]!,
+        { ...copying.steps[1]!, state: 'done', endedAt: '2026-09-26T12:00:29.000Z' },
+        { ...copying.steps[2]!, state: 'running', startedAt: '2026-09-26T12:00:29.000Z' },
+      ],
+    };
+    reporter.look({ id: copying.id, status: goesOn, startTime: NOW, now: NOW });
+    reporter.close();
+    // eslint-disable-next-line no-control-regex
+    const after = written.slice(atStop).replace(/\u001b\[[0-9;?]*[A-Za-z]/g, '');
+    assert.doesNotMatch(after, /preflight/, after);
+    assert.match(after, /✔ copy +done/);
+    assert.match(after, /verify-copy +running/);
+    assert.ok(written.endsWith('\u001b[?25h'), 'the cursor is shown again');
   });
 });

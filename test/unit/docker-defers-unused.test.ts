@@ -3,7 +3,7 @@ import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { promisify } from 'node:util';
-import { freeLocalPort } from '../../worker/ports';
+import { freePort } from '../support/ports';
 
 const run = promisify(execFile);
 const ROOT = join(__dirname, '..', '..');
@@ -27,7 +27,7 @@ describe("the Docker client's start-up (fresh processes)", () => {
   });
 
   it('still reaches an engine over ssh://: ssh2 is loaded when the first connection is made', async () => {
-    const port = await freeLocalPort();
+    const port = await freePort();
     const out = await afterEngineLoads(`
       const Dockerode = require('dockerode');
       new Dockerode({ protocol: 'ssh', host: '127.0.0.1', port: ${port}, username: 'mesh' }).ping().then(

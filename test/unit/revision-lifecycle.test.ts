@@ -9,12 +9,13 @@ import { FLEET_REPORTS } from '../../workflows/runbook/parent-report';
 import { revisionOf } from '../support/history-revision';
 
 /**
- * The lifecycle of README "Versions and their retirement", checked against the code and the recordings, so
+ * The lifecycle of docs/production.md "Versions and their retirement", checked against the code and the recordings, so
  * a patch, its branch, its frozen copy or its histories cannot outlive the revisions that need them.
  */
 const ROOT = join(__dirname, '..', '..');
 const WORKFLOWS = join(ROOT, 'workflows');
 const HISTORIES = join(ROOT, 'test', 'histories');
+const LIFECYCLE_PAGE = join(ROOT, 'docs', 'production.md');
 const OLDEST = R.OLDEST_SUPPORTED_REVISION;
 
 function sources(dir: string): string[] {
@@ -129,5 +130,14 @@ describe('versions leave with their last run (the revision lifecycle)', () => {
       frozen.map((file) => relative(ROOT, file)),
       [],
     );
+  });
+
+  it('the page that tells the lifecycle names the revisions this code has', () => {
+    const page = readFileSync(LIFECYCLE_PAGE, 'utf8');
+    const at = page.indexOf('## Versions and their retirement');
+    assert.ok(at >= 0, 'docs/production.md has no section "Versions and their retirement"');
+    const section = page.slice(at);
+    assert.match(section, new RegExp(`\\(\`RUNBOOK_REVISION\` in [^)]*, ${R.RUNBOOK_REVISION} today\\)`));
+    assert.match(section, new RegExp(`\`OLDEST_SUPPORTED_REVISION\` \\(${OLDEST} today\\)`));
   });
 });

@@ -2,7 +2,7 @@ import { FLEET_REPORTS } from './parent-report';
 import * as R from './revision';
 
 /**
- * Where each patch stands in its lifecycle (README, "Versions and their retirement"):
+ * Where each patch stands in its lifecycle (docs/production.md, "Versions and their retirement"):
  * - `everyRunFrom`: the first revision every run of which holds the patch's marker. Runs of older revisions
  *   may have taken the old branch, so while such a revision is supported the call stays `patched()`.
  * - `deprecatedIn`: the revision that turned the call into `deprecatePatch()` and removed the old branch and
@@ -60,6 +60,7 @@ export const PATCHES: readonly PatchStage[] = [
   { id: R.PREDECESSOR_BEFORE_SUCCESSOR, everyRunFrom: 4 },
   { id: R.REASKS_BACK_OFF, everyRunFrom: 4 },
   { id: R.FLEET_REPORTS_BOUNDED, everyRunFrom: 4 },
+  { id: R.PUBLIC_BIND_WINDOW, everyRunFrom: 4 },
   { id: R.UNDO_PASSES_HUNG_WORK, everyRunFrom: 4 },
   { id: R.MOVE_FLEET_RESUMES, everyRunFrom: 4 },
   { id: R.ONLY_ACTION_WHEN_DOWN, everyRunFrom: 4 },

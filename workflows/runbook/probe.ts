@@ -19,14 +19,28 @@ export interface ProbeOutcome {
   summary: string;
 }
 
-/** Probes every public name until all answer as expected or the probe deadline passes (one activity). */
-export async function probeUntilServed(target: ProbeTarget, timings: Timings): Promise<ProbeOutcome> {
+/**
+ * Probes every public name until all answer as expected or the probe deadline passes (one activity). With
+ * `bindWithinMs`, it gives up sooner when for that long every connection was refused: nothing took the port.
+ */
+export async function probeUntilServed(
+  target: ProbeTarget,
+  timings: Timings,
+  { bindWithinMs }: { bindWithinMs?: number | undefined } = {},
+): Promise<ProbeOutcome> {
   const results = await act.probeUntilServed({
     ...target,
     timeoutMs: 5_000,
     deadlineMs: timings.probeDeadlineMs,
+    ...(bindWithinMs !== undefined ? { bindWithinMs } : {}),
   });
-  return outcomeOf(target, results);
+  const outcome = outcomeOf(target, results);
+  const windowEndedIt = bindWithinMs !== undefined && bindWithinMs < timings.probeDeadlineMs;
+  if (outcome.ok || !windowEndedIt || !results.every((r) => r.refused)) return outcome;
+  return {
+    ...outcome,
+    summary: `nothing took ${target.address} within ${bindWithinMs / 1000} s: ${outcome.summary}`,
+  };
 }
 
 /** One probe of every public name. */

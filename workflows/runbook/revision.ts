@@ -3,7 +3,7 @@
  * its first upsert). Revision 1 was the first release (frozen in workflows/legacy/ until revision 3);
  * revision 2 is every run started before runs said their revision: the "cannot do harm" review and every
  * patch up to FLEET_CONTINUE_AS_NEW; revision 3 adds MeshRevision and retires revision 1. The lifecycle
- * (README, "Versions and their retirement") says when each patch below is deprecated and removed; the test
+ * (docs/production.md, "Versions and their retirement") says when each patch below is deprecated and removed; the test
  * command checks it (test/unit/revision-lifecycle.test.ts).
  */
 export const RUNBOOK_REVISION = 3;
@@ -269,6 +269,15 @@ export const REASKS_BACK_OFF = 'reasks-back-off';
  * recorded before (none past the first reports) replay without it.
  */
 export const FLEET_REPORTS_BOUNDED = 'fleet-reports-bounded';
+
+/**
+ * probe-public rolls the edge flip back once nothing has taken the public port for `publicBindMs` (3 s)
+ * after the predecessor stopped, every connection refused, instead of probing a port nobody will take for
+ * the whole `probeDeadlineMs` (30 s): with the default timings the names are dark for under 10 s, not 35 s.
+ * Something that answers, even wrongly, is probed until the deadline as before. Runbooks recorded before
+ * probe until the deadline.
+ */
+export const PUBLIC_BIND_WINDOW = 'public-bind-window';
 
 /**
  * An abort waits for a cancelled copy, verify or catch-up to stop at most the policy's cancelledWorkGrace:

@@ -44,7 +44,13 @@ export async function decideAs(input: CliDecision): Promise<void> {
     (rb) =>
       load
         .decision()
-        .sendDecision(rb, resolveRunbookId(input.id), decision, input.json, input.key ?? signingKeyFromEnv()),
+        .sendDecision(
+          rb,
+          resolveRunbookId(input.id),
+          decision,
+          input.json ? 'json' : 'text',
+          input.key ?? signingKeyFromEnv(),
+        ),
     {
       operator: by,
     },

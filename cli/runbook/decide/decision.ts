@@ -75,6 +75,13 @@ export async function sendUpdate<T>(
 }
 
 /**
+ * What `sendDecision` prints: the gate decided on, the decision recorded and the status after it, as text
+ * or as one JSON document; or only the recorded decision (the fleet demo, which follows another runbook);
+ * or nothing (the demo, whose follow view goes on to show the decision and the steps after it).
+ */
+export type DecisionReport = 'text' | 'json' | 'recorded' | 'silent';
+
+/**
  * Sends one decision as the runbook's `decide` Update. The runbook is the judge: its validator refuses a
  * decision that fits no waiting gate, its handler one on stale evidence, by an approver the policy does not
  * allow, or by the initiator at a four-eyes gate. Either refusal is its own sentence (exit 2).
@@ -87,7 +94,7 @@ export async function sendDecision(
   rb: RunbookClient,
   id: string,
   decision: Decision,
-  json: boolean,
+  report: DecisionReport,
   key?: string,
 ): Promise<void> {
   const { handle, described } = await runningRunbook(rb, id, 'decide', 'a decision');
@@ -103,7 +110,7 @@ export async function sendDecision(
     decidedOn = gateDecidedOn(waiting, decision);
     if (decidedOn) {
       sent = { ...decision, evidence: decidedOn.evidence };
-      if (!json)
+      if (report === 'text')
         decidingOnBlock(decision.action, whoDecided(forTerminal(decision)), forTerminal(decidedOn)).forEach(
           (line) => printLine(line),
         );
@@ -123,8 +130,11 @@ export async function sendDecision(
     `See what ${id} waits for, and its evidence, with \`mesh runbook status ${id}\`.`,
     () => handle.executeUpdate(decideUpdate, { args: [sent] }),
   );
+  if (report === 'silent') return;
+  if (report === 'recorded') return printLine(`recorded: ${decisionLine(forTerminal(recorded))}`);
   const next = await observe(rb, id);
-  if (json) return printJson({ decidedOn: decidedOn ?? null, recorded, status: next.status ?? null });
+  if (report === 'json')
+    return printJson({ decidedOn: decidedOn ?? null, recorded, status: next.status ?? null });
   printLine(`recorded: ${decisionLine(forTerminal(recorded))}`);
   if (next.status) renderStatus(forTerminal(next.status), new Date()).forEach((line) => printLine(line));
 }

@@ -6,7 +6,7 @@ import { EXIT } from '../../errors';
 import type { RunbookClient } from '../client';
 import { sendDecision } from '../decide/decision';
 import { DETACHED, exitForPhase } from '../exit-codes';
-import { follow } from '../follow/follow';
+import { follow, inOneView, type FollowView } from '../follow/follow';
 import { observe } from '../observe';
 import type { DemoDev } from './dev';
 import { automaticAnswer, say, type DemoRunbook } from './story';
@@ -28,10 +28,19 @@ export interface DemoSession {
  * a resumed demo without a terminal waits for a decision from elsewhere, a fresh one stops. Wherever the
  * demo stops before the runbook ends, it says the command that carries on.
  */
-export async function followAndDecide(session: DemoSession, runbook: DemoRunbook): Promise<void> {
+export function followAndDecide(session: DemoSession, runbook: DemoRunbook): Promise<void> {
+  return inOneView((view) => followAndDecideIn(view, session, runbook));
+}
+
+/** One view across every gate: after a decision it shows what came since, never the steps again. */
+async function followAndDecideIn(
+  view: FollowView,
+  session: DemoSession,
+  runbook: DemoRunbook,
+): Promise<void> {
   const id = runbookWorkflowId(runbook.node);
   for (;;) {
-    const end = await follow(session.rb, id, { stopWhenWaiting: true, quiet: false });
+    const end = await follow(session.rb, id, { stopWhenWaiting: true, quiet: false, view });
     if (end.how === 'detached') {
       stopped(session, DETACHED, `stopped; ${id} keeps its place`);
       return;
@@ -55,7 +64,7 @@ async function answer(session: DemoSession, id: string, waiting: Waiting): Promi
     if (action === undefined) return stopped(session, DETACHED, `stopped; ${id} waits at ${waiting.gate}`);
     if (yes) say(`demo --yes decides at ${waiting.gate}: ${action}`);
     const by = yes ? 'demo --yes' : 'demo operator';
-    await sendDecision(rb, id, { gate: waiting.gate, action, by }, false);
+    await sendDecision(rb, id, { gate: waiting.gate, action, by }, 'silent');
     return true;
   }
   if (!session.resumed) {

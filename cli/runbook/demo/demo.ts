@@ -1,9 +1,9 @@
-import type { Command } from 'commander';
+import { Argument, type Command } from 'commander';
 import { findTemporalCli } from '../../../worker/temporal-binary';
 import { UsageError } from '../../errors';
 import { load } from '../lazy';
 import { parseOptions } from '../options';
-import { DemoSettings, isDemoKind } from './settings';
+import { DEMO_KINDS, DemoSettings, isDemoKind } from './settings';
 
 export function registerDemo(runbook: Command): void {
   runbook
@@ -11,9 +11,14 @@ export function registerDemo(runbook: Command): void {
     .description(
       'replay an incident as a runbook that waits, on a local Temporal dev server and local Docker',
     )
-    .argument(
-      '[kind]',
-      'edge-flip (the novox incident, default), data-path-move (the forge incident) or fleet (four nodes flipped by one fleet runbook, novox held in the middle)',
+    .addArgument(
+      new Argument(
+        '[kind]',
+        'edge-flip (the novox incident, default), data-path-move (the forge incident) or fleet (four nodes flipped by one fleet runbook, novox held in the middle)',
+      )
+        .choices(DEMO_KINDS)
+        // The kinds for help and completion; any other gets the action's own sentence.
+        .argParser((kind: string) => kind),
     )
     .option('--yes', 'answer each gate itself (take, recreate, approve), printing every decision')
     .option(

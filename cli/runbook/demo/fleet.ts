@@ -9,7 +9,7 @@ import { DEFAULT_FLEET_APPROVALS } from '../start/fleet-options';
 import { EXIT } from '../../errors';
 import { sendDecision } from '../decide/decision';
 import { DETACHED, exitForPhase } from '../exit-codes';
-import { follow } from '../follow/follow';
+import { follow, inOneView, type FollowView } from '../follow/follow';
 import { observe } from '../observe';
 import { ask, type DemoSession } from './answer';
 import { automaticAnswer, say, UNSIGNED_HERE } from './story';
@@ -67,10 +67,19 @@ export async function startFleetDemo(
  * Follows the fleet to its end. Where the fleet waits because a node waits, the node is decided on itself
  * (`--yes` answers as the single demo does, a terminal asks); the fleet goes on when the node does.
  */
-export async function followFleet(session: DemoSession, input: EdgeFlipFleetInputArg): Promise<void> {
+export function followFleet(session: DemoSession, input: EdgeFlipFleetInputArg): Promise<void> {
+  return inOneView((view) => followFleetIn(view, session, input));
+}
+
+/** One view of the fleet across every gate: after a decision it shows what came since. */
+async function followFleetIn(
+  view: FollowView,
+  session: DemoSession,
+  input: EdgeFlipFleetInputArg,
+): Promise<void> {
   const id = fleetWorkflowId(input.module);
   for (;;) {
-    const end = await follow(session.rb, id, { stopWhenWaiting: true, quiet: false });
+    const end = await follow(session.rb, id, { stopWhenWaiting: true, quiet: false, view });
     if (end.how === 'detached') return stop(DETACHED, `stopped; ${id} keeps its place`);
     const waiting = end.status?.waiting;
     if (end.how === 'ended' || !waiting) {
@@ -95,7 +104,7 @@ export async function followFleet(session: DemoSession, input: EdgeFlipFleetInpu
       session.rb,
       target,
       { gate: at.gate, action, by: session.yes ? 'demo --yes' : 'demo operator' },
-      false,
+      'recorded',
     );
     await untilFleetMoves(session, id, end.status);
   }

@@ -39,4 +39,4 @@ export function say(line: string): void {
 
 /** The demo's worker lists no signers: its decisions are unsigned, and it says so once it started. */
 export const UNSIGNED_HERE =
-  "decisions here are unsigned: the demo's worker lists no signers (a production config requires signed approvals; see the README's Decisions)";
+  "decisions here are unsigned: the demo's worker lists no signers (a production config requires signed approvals; see docs/production.md, Identity and signers)";

@@ -5,7 +5,7 @@ import { printJsonLine } from '../../output';
 import type { RunbookClient } from '../client';
 import { DETACHED, isTerminal } from '../exit-codes';
 import { HistoryGrows } from './history-grows';
-import { reporterFor } from './reporters';
+import { reporterFor, type FollowReporter } from './reporters';
 import { observe, type Observation } from '../observe';
 
 export interface FollowOptions {
@@ -16,6 +16,36 @@ export interface FollowOptions {
   /** Report as JSON lines (one object per change); `concludeFollow` prints the last line. */
   json?: boolean;
   pollMs?: number;
+  /**
+   * A view an earlier follow of the same runbook showed, carried on: it shows only what changed since, and
+   * introduces the runbook once. Its owner closes it. Without one, each follow shows the runbook afresh.
+   */
+  view?: FollowView;
+}
+
+/** What the operator sees of one runbook across several follows (the demo's, between its decisions). */
+export class FollowView {
+  introduced = false;
+
+  constructor(readonly reporter: FollowReporter) {}
+
+  close(): void {
+    this.reporter.close();
+  }
+}
+
+export function followView(options: { json?: boolean; quiet: boolean }): FollowView {
+  return new FollowView(reporterFor(options));
+}
+
+/** Runs `follows` (follows of one runbook, each given `view`) in one text view, closed however they end. */
+export async function inOneView(follows: (view: FollowView) => Promise<void>): Promise<void> {
+  const view = followView({ quiet: false });
+  try {
+    await follows(view);
+  } finally {
+    view.close();
+  }
 }
 
 export interface FollowEnd {
@@ -40,7 +70,8 @@ export async function follow(rb: RunbookClient, id: string, options: FollowOptio
   const detached = new Promise<typeof DETACH>((resolve) =>
     stop.signal.addEventListener('abort', () => resolve(DETACH), { once: true }),
   );
-  const reporter = reporterFor(options);
+  const view = options.view ?? followView(options);
+  const reporter = view.reporter;
   const grows = new HistoryGrows(rb, id);
 
   let last: RunbookStatus | undefined;
@@ -59,8 +90,9 @@ export async function follow(rb: RunbookClient, id: string, options: FollowOptio
         continue;
       }
       if (observed === DETACH) break;
-      if (first && !options.quiet && !options.json)
+      if (!view.introduced && !options.quiet && !options.json)
         reporter.note(`following ${id}; Ctrl-C detaches (the runbook keeps running)`);
+      view.introduced = true;
       first = false;
       const status = observed.status;
       if (status) {
@@ -97,7 +129,7 @@ export async function follow(rb: RunbookClient, id: string, options: FollowOptio
     return { how: 'detached', ...(last ? { status: last } : {}) };
   } finally {
     grows.close();
-    reporter.close();
+    if (!options.view) view.close();
     process.off('SIGINT', detach);
   }
 }

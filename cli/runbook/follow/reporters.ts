@@ -5,7 +5,7 @@ import type { ActivityProgress } from './progress';
 import { progressLine } from './progress';
 import { changedSteps, changeLine, headerLine, outcomeLine } from '../render';
 import { decisionLine, refusedLine, waitingBlock } from '../render-gate';
-import { fitToWidth, liveLines } from './render-live';
+import { fitToWidth, leftOnScreen, liveLines, type LeftOnScreen } from './render-live';
 
 /** What `follow` saw at one look: the status (when a worker answered) and a long activity's progress. */
 export interface Look {
@@ -93,24 +93,22 @@ export class LineReporter implements FollowReporter {
 
 const SPIN_EVERY_MS = 120;
 
-/** A terminal: the whole step list redrawn in place, a spinner on the running step, times ticking. */
+/**
+ * A terminal: the whole step list redrawn in place, a spinner on the running step, times ticking. Carried
+ * on after a stop (the demo decided and follows again), it lists only what came or changed since.
+ */
 export class LiveReporter implements FollowReporter {
   private drawn = 0;
   private frame = 0;
   private last: Look | undefined;
-  private readonly timer: NodeJS.Timeout;
+  private timer: NodeJS.Timeout | undefined;
+  private left: LeftOnScreen | undefined;
 
-  constructor(private readonly out: NodeJS.WriteStream = process.stdout) {
-    this.out.write('\u001b[?25l');
-    this.timer = setInterval(() => {
-      this.frame++;
-      if (this.last) this.draw({ ...this.last, now: new Date() }, this.frame);
-    }, SPIN_EVERY_MS);
-    this.timer.unref();
-  }
+  constructor(private readonly out: NodeJS.WriteStream = process.stdout) {}
 
   look(look: Look): void {
     this.last = look;
+    if (!this.timer) this.redrawing();
     this.draw(look, this.frame);
   }
 
@@ -121,15 +119,33 @@ export class LiveReporter implements FollowReporter {
   }
 
   stopped(how: 'ended' | 'waiting', look: Look): void {
-    clearInterval(this.timer);
+    this.stillNow();
     this.draw(look, undefined);
     this.drawn = 0;
     this.last = undefined;
+    this.left = leftOnScreen(look.status);
     lastWord(how, look).forEach((line) => this.out.write(`${line}\n`));
   }
 
   close(): void {
+    this.stillNow();
+  }
+
+  /** Hides the cursor and ticks the spinner until the list stops. */
+  private redrawing(): void {
+    this.out.write('\u001b[?25l');
+    this.timer = setInterval(() => {
+      this.frame++;
+      if (this.last) this.draw({ ...this.last, now: new Date() }, this.frame);
+    }, SPIN_EVERY_MS);
+    this.timer.unref();
+  }
+
+  /** Stops ticking and shows the cursor again (an operator may be asked something next). */
+  private stillNow(): void {
+    if (!this.timer) return;
     clearInterval(this.timer);
+    this.timer = undefined;
     this.out.write('\u001b[?25h');
   }
 
@@ -140,7 +156,7 @@ export class LiveReporter implements FollowReporter {
 
   private draw(look: Look, frame: number | undefined): void {
     const columns = Math.max(20, (this.out.columns || 100) - 1);
-    const lines = liveLines(look.status, look.now, frame, look.progress).map((line) =>
+    const lines = liveLines(look.status, look.now, frame, look.progress, this.left).map((line) =>
       fitToWidth(line, columns),
     );
     this.erase();

@@ -119,7 +119,7 @@ export async function seedEdgeFleet(
     await writeFile(join(own, 'node'), `${seed.node}\n`);
     await mesh.assign(o.predecessor, seed.node);
     const receipt = await mesh.push(seed.node);
-    const report = await waitForApplyReport(mesh, seed.node, receipt.pushId, { timeoutMs: 30_000 });
+    const report = await waitForApplyReport(mesh, seed.node, receipt.pushId, { timeoutMs: 120_000 });
     if (report.applied !== receipt.sent)
       throw new Error(
         `seeding ${o.predecessor} on ${seed.node} applied ${report.applied} of ${receipt.sent}`,

@@ -105,7 +105,7 @@ export async function seedEdgeScenario(mesh: LocalMesh, o: EdgeScenarioOptions):
   const successor = await mesh.defineModule(successorSpec(o.successor, o));
   await mesh.assign(o.predecessor, o.node);
   const receipt = await mesh.push(o.node);
-  const report = await waitForApplyReport(mesh, o.node, receipt.pushId, { timeoutMs: 30_000 });
+  const report = await waitForApplyReport(mesh, o.node, receipt.pushId, { timeoutMs: 120_000 });
   if (report.applied !== receipt.sent)
     throw new Error(`seeding ${o.predecessor} applied ${report.applied} of ${receipt.sent}`);
   if (o.leftovers) {

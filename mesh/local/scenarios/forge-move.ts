@@ -63,7 +63,7 @@ export async function seedForgeScenario(
   await mesh.defineModule(forgeSpec(o));
   await mesh.assign(o.module, o.node);
   const receipt = await mesh.push(o.node);
-  const report = await waitForApplyReport(mesh, o.node, receipt.pushId, { timeoutMs: 30_000 });
+  const report = await waitForApplyReport(mesh, o.node, receipt.pushId, { timeoutMs: 120_000 });
   if (report.applied !== receipt.sent)
     throw new Error(`seeding ${o.module} applied ${report.applied} of ${receipt.sent}`);
   return { address: `http://127.0.0.1:${o.port}` };

@@ -33,7 +33,7 @@ export async function seedStoreFleet(
     await writeFile(join(hostPathOnNode(hostRoot, o.from), 'owner.txt'), `the data of ${node}\n`);
     await mesh.assign(o.module, node);
     const receipt = await mesh.push(node);
-    await waitForApplyReport(mesh, node, receipt.pushId, { timeoutMs: 30_000 });
+    await waitForApplyReport(mesh, node, receipt.pushId, { timeoutMs: 120_000 });
   }
   return roots;
 }

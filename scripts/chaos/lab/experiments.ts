@@ -70,7 +70,8 @@ function darkEdge(node: string): LabStory {
   };
 }
 
-const DARK_EDGE_TARGET_MS = 5_000;
+/** The whole outage a failed flip may cost with the default timings: from the predecessor's stop to its page. */
+const DARK_EDGE_TARGET_MS = 10_000;
 const MESHD_DOWN_MS = 30_000;
 
 function fleet(nodes: string[]): LabStory {
@@ -126,7 +127,7 @@ const LAB_CASES: Record<Exclude<LabExperimentName, 'forged-starts'>, () => [LabS
   'dark-edge': () => [
     darkEdge('novox'),
     {
-      what: `meshd SIGKILLed as probe-public starts, started again ${MESHD_DOWN_MS / 1000} s later`,
+      what: `meshd SIGKILLed as probe-public starts (the default timings), started again ${MESHD_DOWN_MS / 1000} s later`,
       when: running('probe-public'),
       strike: () => ctl('kill', 'meshd'),
       heal: () => ctl('up'),
@@ -136,12 +137,16 @@ const LAB_CASES: Record<Exclude<LabExperimentName, 'forged-starts'>, () => [LabS
         if (at === undefined)
           return { problem: `the names stayed dark while meshd was down (${MESHD_DOWN_MS / 1000} s)` };
         const status: RunbookStatus = await main.query(statusQuery);
-        const failedAt = Date.parse(status.steps.find((s) => s.name === 'probe-public')?.endedAt ?? '');
-        if (Number.isNaN(failedAt))
-          return { problem: 'the predecessor served, but probe-public never ended' };
-        const ms = at - failedAt;
+        const stoppedAt = Date.parse(
+          status.steps.find((s) => s.name === 'stop-predecessor')?.startedAt ?? '',
+        );
+        if (Number.isNaN(stoppedAt)) return { problem: 'the predecessor served, but was never stopped' };
+        const ms = at - stoppedAt;
         return ms > DARK_EDGE_TARGET_MS
-          ? { ms, problem: `the predecessor served ${ms} ms after probe-public failed, over 5 s` }
+          ? {
+              ms,
+              problem: `the names were dark ${ms} ms from the predecessor's stop, over ${DARK_EDGE_TARGET_MS / 1000} s`,
+            }
           : { ms };
       },
     },

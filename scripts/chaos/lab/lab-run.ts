@@ -72,22 +72,22 @@ function repeated(logs: Map<string, ContainerEventLog>): string[] {
 
 const DEADLINE_MS = 900_000;
 
-/** Until the runbook exists (a fleet starts its nodes' runbooks wave by wave). */
-async function started(client: Client, id: string): Promise<void> {
+/**
+ * The run of `id` this story started (its start at or after `since`), once it exists: a fleet starts its
+ * nodes' runbooks wave by wave, and the runs of earlier stories under the same id are over and not this
+ * story's to follow.
+ */
+async function startedSince(client: Client, id: string, since: Date): Promise<WorkflowHandle> {
   const deadline = Date.now() + DEADLINE_MS;
   while (Date.now() < deadline) {
-    if (
-      await client.workflow
-        .getHandle(id)
-        .describe()
-        .then(
-          () => true,
-          () => false,
-        )
-    )
-      return;
+    const run = await client.workflow
+      .getHandle(id)
+      .describe()
+      .catch(() => undefined);
+    if (run && run.startTime >= since) return client.workflow.getHandle(id, run.runId);
     await new Promise((resolve) => setTimeout(resolve, 500));
   }
+  throw new Error(`no run of ${id} started within ${DEADLINE_MS / 1000} s`);
 }
 
 /** Executions under one workflow id since `since` beyond the first: a runbook started twice for one node. */
@@ -127,7 +127,7 @@ export async function labRun(
   try {
     const start = await lab.cli('runbook', 'start', ...story.start(lab), '--yes', '--detach');
     if (start.code !== 0) throw new Error(`start exited ${start.code}: ${start.stderr}`);
-    const main = client.workflow.getHandle(story.main);
+    const main = await startedSince(client, story.main, since);
     let closed = false;
     let healing: Promise<unknown> = Promise.resolve();
     let watched: Promise<{ ms?: number; problem?: string }> = Promise.resolve({});
@@ -156,15 +156,14 @@ export async function labRun(
       if (faultAt === undefined && waiting.gate === fault.atWait) await strike(`the wait at ${waiting.gate}`);
     };
     const driven = await Promise.all(
-      story.runbooks.map(async (id) => {
-        await started(client, id);
-        return drive(client.workflow.getHandle(id), {
+      story.runbooks.map(async (id) =>
+        drive(await startedSince(client, id, since), {
           answer,
           deadlineMs: DEADLINE_MS,
           by: 'chaos-operator',
           beforeDecision,
-        });
-      }),
+        }),
+      ),
     ).finally(() => (closed = true));
     await main.result().catch(() => undefined);
     await watching;
