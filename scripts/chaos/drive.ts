@@ -49,6 +49,8 @@ export interface DriveOptions {
   /** Before each decision (e.g. to kill the worker at that wait); the decision follows it. */
   beforeDecision?: (waiting: Waiting) => Promise<void>;
   by?: string;
+  /** The phase the run is meant to end in: a run closed failed in it (`rolled-back`) is no problem. */
+  ends?: RunbookStatus['phase'];
 }
 
 /**
@@ -109,7 +111,13 @@ export async function drive(handle: WorkflowHandle, options: DriveOptions): Prom
   }
   const failure = await result;
   const status = await handle.query(statusQuery).catch(() => last);
-  return { status, waits, rechecks, ...(failure ? { problem: `the runbook failed: ${failure}` } : {}) };
+  const meant = options.ends !== undefined && status?.phase === options.ends;
+  return {
+    status,
+    waits,
+    rechecks,
+    ...(failure && !meant ? { problem: `the runbook failed: ${failure}` } : {}),
+  };
 }
 
 /**

@@ -162,6 +162,7 @@ export async function labRun(
           deadlineMs: DEADLINE_MS,
           by: 'chaos-operator',
           beforeDecision,
+          ...(id === story.main && story.ends ? { ends: story.ends } : {}),
         }),
       ),
     ).finally(() => (closed = true));
