@@ -3,6 +3,7 @@ import type { DockerEngine } from '../docker/engine';
 import { createDataActivities, resolveRunbookStateDir } from './data';
 import { createDockerActivities } from './docker';
 import type { HostRootOf } from './host-root';
+import type { HostFingerprint } from '../workflows/contracts';
 import { createMeshActivities } from './mesh';
 import { createProbeActivities } from './probes';
 import { createRunbookActivities, type RunbookSettingsDeps } from './runbook';
@@ -12,6 +13,8 @@ export interface ActivityDeps extends RunbookSettingsDeps {
   dockerFor(node: string): DockerEngine;
   /** Where each node's host paths are on this worker's machine (activities/host-root.ts). */
   hostRootOf: HostRootOf;
+  /** Which host a node is, read once by its node worker (activities/docker/fingerprint.ts). */
+  hostOf?: (node: string) => Promise<HostFingerprint>;
   /** The worker's own state (catch-up baselines); default $MESH_STATE_DIR/runbook or ~/.local/state/mesh/runbook. */
   stateDir?: string;
 }

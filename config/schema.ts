@@ -141,6 +141,8 @@ export const PolicyFile = z
     reminders: Reminders.optional(),
     stalledAfter: Duration.optional(),
     stalledAfterMs: z.number().int().positive().optional(),
+    /** How long an abort waits for a cancelled copy, verify or catch-up to stop before the undo goes on. */
+    cancelledWorkGrace: Duration.optional(),
     /** allowed_signers lines (`carol ssh-ed25519 AAAA…`), or the file holding them: who may sign decisions. */
     signers: z.array(z.string().min(1)).optional(),
     allowedSignersFile: AbsolutePath.optional(),
@@ -167,6 +169,7 @@ export const PolicyFile = z
         allowedSignersFile,
         signatureMaxAge,
         fleetApprovalMaxAge,
+        cancelledWorkGrace,
         timings,
         ...policy
       },
@@ -188,6 +191,7 @@ export const PolicyFile = z
         signers: 'text' in text ? text.text : '',
         ...(signatureMaxAge !== undefined ? { signatureMaxAgeMs: signatureMaxAge } : {}),
         ...(fleetApprovalMaxAge !== undefined ? { fleetApprovalMaxAgeMs: fleetApprovalMaxAge } : {}),
+        ...(cancelledWorkGrace !== undefined ? { cancelledWorkGraceMs: cancelledWorkGrace } : {}),
         ...(timings !== undefined ? { timingLimits: timings } : {}),
       });
     },

@@ -2,7 +2,7 @@ import { ApplicationFailure } from '@temporalio/common';
 import { Worker, type NativeConnection } from '@temporalio/worker';
 import { createActivities, fixedHostRoot, type Activities, type ActivityDeps } from '../activities';
 import { engineUnanswered } from '../activities/docker/failures';
-import { hostFingerprint } from '../activities/docker/fingerprint';
+import { hostFingerprintOnce } from '../activities/docker/fingerprint';
 import {
   describeHost,
   EXPECTED_HOST,
@@ -28,7 +28,7 @@ export type ActivitiesFor = (deps: ActivityDeps) => Activities;
 
 type ActivityFunction = (input: unknown, ...rest: unknown[]) => Promise<unknown>;
 
-/** Where a node worker is: the node it serves, its queue's runbook queue, and how to read its host now. */
+/** Where a node worker is: the node it serves, its queue's runbook queue, and its host (read once per worker). */
 export interface NodePost {
   node: string;
   runbookQueue: string;
@@ -99,10 +99,10 @@ export interface NodeWorkerOptions {
  */
 export async function createNodeWorker(options: NodeWorkerOptions): Promise<Worker> {
   const { site, runbookQueue } = options;
-  const deps = { ...options.deps, hostRootOf: fixedHostRoot(site.hostRoot) };
+  // The host is read once for the worker, not by each activity's host check (see hostFingerprintOnce).
+  const here = hostFingerprintOnce(options.deps.dockerFor(site.node), site.hostRoot);
+  const deps = { ...options.deps, hostRootOf: fixedHostRoot(site.hostRoot), hostOf: here };
   const activities = (options.activitiesFor ?? createActivities)(deps);
-  const engine = deps.dockerFor(site.node);
-  const here = () => hostFingerprint(engine, site.hostRoot);
   const host = await here().then(describeHost, () => 'an engine that did not answer at start');
   const identity = `${options.identity} [${site.node} on ${host}]`;
   return Worker.create({

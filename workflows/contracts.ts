@@ -42,6 +42,9 @@ export const NODE_LOCAL_ACTIVITIES = [
   'removeStaleContainers',
   'nodeFingerprint',
   'pathExists',
+  'markPath',
+  'pathHasMark',
+  'unmarkPath',
 ] as const;
 
 /**

@@ -1,4 +1,5 @@
-import { CancellationScope, workflowInfo } from '@temporalio/workflow';
+import { CancellationScope, patched, workflowInfo } from '@temporalio/workflow';
+import type { PathUser } from '../activities/docker/containers-using-path';
 import type { UpgradePolicy } from '../mesh/schemas';
 import { parseInput, Timings, type RunbookStatus } from './contracts';
 import {
@@ -7,11 +8,12 @@ import {
   type DataPathMoveFleetInputArg,
 } from './fleet/contracts';
 import { runFleet } from './fleet/run';
-import { act } from './runbook/activities';
+import { act, routeNodeWorkToNodes } from './runbook/activities';
 import { refuse } from './runbook/failures';
 import { Locks } from './runbook/locks';
 import { takeLocks } from './runbook/open';
 import type { Progress } from './runbook/progress';
+import { MOVE_FLEET_RESUMES } from './runbook/revision';
 import { PREFLIGHT } from './runbook/step-declarations';
 
 /**
@@ -29,6 +31,8 @@ export async function dataPathMoveFleet(rawInput: DataPathMoveFleetInputArg): Pr
   const anyNode = first?.node ?? '';
   const locks = new Locks();
   let policyBefore: UpgradePolicy | undefined = input.policyBefore;
+  /** The spec mounted B when this fleet began (an earlier move switched it): no node may put it back on A. */
+  let resumed = false;
 
   return runFleet(
     input,
@@ -39,7 +43,11 @@ export async function dataPathMoveFleet(rawInput: DataPathMoveFleetInputArg): Pr
         kind: 'data-path-move',
         input: {
           ...runbook,
-          fleet: { fleet: workflowInfo().workflowId, policy: policyBefore ?? 'manual', revertible },
+          fleet: {
+            fleet: workflowInfo().workflowId,
+            policy: policyBefore ?? 'manual',
+            revertible: revertible && !resumed,
+          },
           ...(approval ? { fleetApproval: approval } : {}),
         },
       }),
@@ -50,7 +58,10 @@ export async function dataPathMoveFleet(rawInput: DataPathMoveFleetInputArg): Pr
           progress,
           first?.timings ?? Timings.parse({}),
         );
-        policyBefore ??= await preflightAndFreeze(progress);
+        if (policyBefore !== undefined) return undefined;
+        const began = await preflightAndFreeze(progress);
+        policyBefore = began.policy;
+        return began.moved;
       },
       end: (progress, allCompleted) =>
         CancellationScope.nonCancellable(async () => {
@@ -69,8 +80,14 @@ export async function dataPathMoveFleet(rawInput: DataPathMoveFleetInputArg): Pr
     rawInput,
   );
 
-  /** Every node the module runs on is in the fleet, its containers mount A; then the policy is frozen. */
-  async function preflightAndFreeze(progress: Progress): Promise<UpgradePolicy> {
+  /**
+   * Every node the module runs on is in the fleet, its containers mount A (or, once an earlier move switched
+   * the spec to B, the nodes whose containers run on B already are named, not moved again); then the policy
+   * is frozen.
+   */
+  async function preflightAndFreeze(
+    progress: Progress,
+  ): Promise<{ policy: UpgradePolicy; moved?: ReadonlyMap<string, string> }> {
     progress.mark(PREFLIGHT, 'running', `checks ${module} on every node`);
     const named = input.runbooks.map((runbook) => runbook.node);
     const assigned = await act.moduleNodes({ module });
@@ -83,19 +100,57 @@ export async function dataPathMoveFleet(rawInput: DataPathMoveFleetInputArg): Pr
     if (strangers.length > 0) throw refuse(`${module} is not assigned to ${strangers.join(', ')}`);
     const spec = await act.readModuleSpec({ module });
     const onOld = await act.containersMounting({ node: anyNode, module, path: from });
+    let moved: Map<string, string> | undefined;
     if (onOld.length === 0) {
       const onNew = await act.containersMounting({ node: anyNode, module, path: to });
-      throw refuse(
-        onNew.length > 0
-          ? `${module}'s spec mounts ${to} already, not ${from}: an earlier move switched it; move what is left node by node`
-          : `no container of ${module} mounts ${from}`,
-      );
+      if (onNew.length === 0) throw refuse(`no container of ${module} mounts ${from}`);
+      if (!patched(MOVE_FLEET_RESUMES))
+        throw refuse(
+          `${module}'s spec mounts ${to} already, not ${from}: an earlier move switched it; move what is left node by node`,
+        );
+      resumed = true;
+      moved = await movedBefore(named);
+      if (moved.size === named.length)
+        throw refuse(`every node of ${module} runs on ${to} already: nothing is left to move`);
     }
-    progress.mark(PREFLIGHT, 'done', `${module} on ${named.length} nodes; ${onOld.join(', ')} mount ${from}`);
+    const stillOnA = named.filter((node) => !moved?.has(node));
+    progress.mark(
+      PREFLIGHT,
+      'done',
+      moved
+        ? `${module} on ${named.length} nodes; its spec mounts ${to} already (an earlier move switched it): ${stillOnA.join(', ')} still on ${from}${moved.size > 0 ? `, ${[...moved.keys()].join(', ')} on ${to} (not moved again)` : ''}`
+        : `${module} on ${named.length} nodes; ${onOld.join(', ')} mount ${from}`,
+    );
     progress.mark('freeze-policy', 'running');
     await act.setUpgradePolicy({ module, policy: 'manual' });
-    progress.mark('freeze-policy', 'done', `was ${spec.upgradePolicy}; manual until every node moved`);
-    return spec.upgradePolicy;
+    progress.mark(
+      'freeze-policy',
+      'done',
+      `was ${spec.upgradePolicy}${resumed && spec.upgradePolicy === 'manual' ? ' (as the move before this one may have left it)' : ''}; manual until every node moved`,
+    );
+    return { policy: spec.upgradePolicy, ...(moved ? { moved } : {}) };
+  }
+
+  /**
+   * The nodes whose containers of the module run on B already and none on A, each with what its own engine
+   * shows: moved by an earlier run, they are not moved again. A node with a container still on A (or none at
+   * all) is moved.
+   */
+  async function movedBefore(named: readonly string[]): Promise<Map<string, string>> {
+    // Each node's engine is read by that node's own worker, as its runbook reads it.
+    routeNodeWorkToNodes();
+    const moved = new Map<string, string>();
+    for (const node of named) {
+      const own = (found: PathUser[]) => found.filter((c) => c.module === module && c.node === node);
+      const onA = own(await act.containersUsingPath({ node, path: from }));
+      const onB = own(await act.containersUsingPath({ node, path: to }));
+      if (onA.length === 0 && onB.length > 0)
+        moved.set(
+          node,
+          `runs on ${to} already (${onB.map((c) => `${c.name} mounts ${c.source}`).join(', ')}): moved before this fleet, not moved again`,
+        );
+    }
+    return moved;
   }
 
   /**
@@ -113,7 +168,7 @@ export async function dataPathMoveFleet(rawInput: DataPathMoveFleetInputArg): Pr
         ? undefined
         : `${module}'s policy back to ${policyBefore} (its spec mounts ${from})`;
     }
-    const left = `left manual: ${module}'s spec mounts ${to} while not every node runs there, and a roll-out would recreate the others' containers on ${to} without their data; move the rest, then set it to ${policyBefore}`;
+    const left = `left manual: ${module}'s spec mounts ${to} while not every node runs there, and a roll-out would recreate the others' containers on ${to} without their data; move the rest (start the move fleet again: it moves the nodes still on ${from}), then set it to ${policyBefore}`;
     progress.mark('restore-policy', 'skipped', left);
     return `${module}'s policy ${left}`;
   }

@@ -29,7 +29,7 @@ export const DATA_PATH_MOVE = definePlan({
       name: 'check-target',
       noPauseBefore: DOWN,
       kind: 'gate',
-      does: 'B must not be the truth already (a baseline of this move with data on B, or the spec mounting B, as after a Reset to before the copy): it then waits instead of copying, and abort never removes B',
+      does: 'B must not be the truth already (a baseline of this move with data on B, or the spec mounting B, as after a Reset to before the copy), looked at before the stop and again before the copy: it then waits instead of stopping or copying, saying whether the module runs, and abort never removes B',
       actions: ['recheck', 'abort'],
     },
     {

@@ -1,4 +1,5 @@
-import { ApplicationFailure, deprecatePatch, patched } from '@temporalio/workflow';
+import { ApplicationFailure, CancellationScope, deprecatePatch, patched, uuid4 } from '@temporalio/workflow';
+import type { PathUser } from '../activities/docker/containers-using-path';
 import type { ModuleSpec } from '../mesh/schemas';
 import { DATA_PATH_MOVE } from './data-path-move-plan';
 import {
@@ -9,7 +10,7 @@ import {
   type RunbookStatus,
 } from './contracts';
 import { act, awaitCancelledLongWork, longAct, undoAct } from './runbook/activities';
-import { isAbort, isFailureOf, refuse } from './runbook/failures';
+import { failureMessage, isAbort, isFailureOf, refuse } from './runbook/failures';
 import { judgePush } from './runbook/judge-push';
 import { ContainerMemory } from './runbook/memory';
 import { openRunbook } from './runbook/open';
@@ -18,16 +19,23 @@ import {
   KEEP_WHEN_REMOVAL_REFUSED,
   MEMORY_PER_NODE,
   NODE_HOSTS,
+  ONLY_ACTION_WHEN_DOWN,
   OLD_DATA_APPROVAL_WATCHES_USERS,
   OLD_DATA_DRY_RUN,
+  OLD_DATA_SHARED_WAITS,
   REASKS_BACK_OFF,
   RECREATE_THROUGH_MESH,
   REVISION_2,
   START_ON_NEW,
   TARGET_TRUTH,
+  TARGET_TRUTH_BEFORE_STOP,
   UNDO_AFTER_WORK_STOPS,
   UNDO_JUDGES_OWN_MODULE,
+  UNDO_PASSES_HUNG_WORK,
 } from './runbook/revision';
+import { CancelledWork, type LeftRunning } from './runbook/hung-work';
+import { clockOf } from './runbook/decisions';
+import { formatDuration } from './runbook/step-marks';
 import type { Look } from './runbook/runbook';
 import { pathUsersChange, pausedWatch, watchedAgainFact } from './runbook/watch';
 import { pathUserLook } from './verdict/path-user-look';
@@ -59,6 +67,10 @@ export async function dataPathMove(rawInput: DataPathMoveInputArg): Promise<Runb
     what: `data-path-move of ${module} on ${nodes.join(', ')}${fleet ? ` for ${fleet.fleet}` : ''}`,
   };
   return openRunbook(DATA_PATH_MOVE, { ...input, touches, raw: rawInput }, async (rb) => {
+    // An abort waits for a cancelled copy, verify or catch-up at most the policy's grace, then undoes around it.
+    const hung = patched(UNDO_PASSES_HUNG_WORK)
+      ? new CancelledWork<LongStep>(rb.cancelledWorkGraceMs(), (left) => leftRunning(left))
+      : undefined;
     const { size, onOld, spec } = await rb.step(
       PREFLIGHT,
       () => preflight(input, nodes),
@@ -79,11 +91,18 @@ export async function dataPathMove(rawInput: DataPathMoveInputArg): Promise<Runb
     const restartOnOld = rb.undo('restart-on-old-path', async () => {
       await each((n) => undoAct.startContainers({ node: n, module, containers: onOld }));
     });
+    // A Reset to before the stop finds B holding the live data here, before it stops what serves from B.
+    if (patched(TARGET_TRUTH_BEFORE_STOP)) await checkTarget(false);
     await stopContainers('');
 
     const removeCopy = rb.undo('remove-copy', async () => {
+      const waited = await afterLeftWork(
+        'remove-copy',
+        `${module} runs on ${from} again; ${to} is removed once nothing writes into it any more`,
+      );
       if (patched(TARGET_TRUTH)) await refuseRemovingTruth();
       await each((n) => undoAct.removeTree({ node: n, path: to, refuseIfUsed: true }));
+      return waited && `removed ${to} ${waited}`;
     });
     await copy();
     await rb.gate('verify-copy', verifyCopy, { recopy: copy });
@@ -136,7 +155,11 @@ export async function dataPathMove(rawInput: DataPathMoveInputArg): Promise<Runb
 
     /** Whether A is gone: a removal refused after the approval may end with A kept, the move done. */
     async function removeOldData(): Promise<boolean> {
-      const remove = () => each((n) => act.removeTree({ node: n, path: from, refuseIfUsed: true }));
+      const remove = async () => {
+        const sharing = await oldDataSharing();
+        if (sharing.users.length > 0 || sharing.unknown.length > 0) throw refuse(oldDataShared(sharing));
+        return each((n) => act.removeTree({ node: n, path: from, refuseIfUsed: true }));
+      };
       const note = () => `removed ${from} on ${nodes.join(', ')}`;
       if (!patched(KEEP_WHEN_REMOVAL_REFUSED)) {
         await rb.step('remove-old-data', remove, note);
@@ -170,7 +193,7 @@ export async function dataPathMove(rawInput: DataPathMoveInputArg): Promise<Runb
     /** The node's copy; one refused because B holds the live data (a Reset between the check and it) waits as the check does. */
     async function copyOn(n: string) {
       try {
-        return await longAct.copyTree({ node: n, from, to });
+        return await long('copy', n, () => longAct.copyTree({ node: n, from, to }));
       } catch (error) {
         if (isFailureOf(error, FAILURE.targetIsTruth) && patched(TARGET_TRUTH)) await checkTarget();
         throw error;
@@ -182,7 +205,7 @@ export async function dataPathMove(rawInput: DataPathMoveInputArg): Promise<Runb
      * it waits instead of copying A over B. An abort here never removes B (remove-copy is dropped); it
      * starts the containers and restores the policy, which is what the reset run itself may have redone.
      */
-    async function checkTarget(): Promise<void> {
+    async function checkTarget(copyUndoRegistered = true): Promise<void> {
       let truth = false;
       try {
         await rb.gate(
@@ -195,7 +218,7 @@ export async function dataPathMove(rawInput: DataPathMoveInputArg): Promise<Runb
           {},
         );
       } catch (error) {
-        if (truth && isAbort(error)) removeCopy.forget();
+        if (truth && isAbort(error) && copyUndoRegistered) removeCopy.forget();
         throw error;
       }
     }
@@ -224,21 +247,32 @@ export async function dataPathMove(rawInput: DataPathMoveInputArg): Promise<Runb
         ),
       ];
       if (facts.length === 0) return { ok: true, note: `${to} holds no live data yet` };
-      const users = await Promise.all(
-        [from, to].map(async (path) =>
-          (await each((n) => act.containersUsingPath({ node: n, path }))).flatMap((found, i) =>
-            found.map((c) => `${nodes[i]}: container ${c.name} (${c.state}) mounts ${c.source}`),
-          ),
+      const found = await Promise.all(
+        [from, to].map((path) => each((n) => act.containersUsingPath({ node: n, path }))),
+      );
+      const users = found.map((onPath) =>
+        onPath.flatMap((seen, i) =>
+          seen.map((c) => `${nodes[i]}: container ${c.name} (${c.state}) mounts ${c.source}`),
         ),
       );
       return {
         ok: false,
         note: `${to} already holds ${module}'s live data`,
         verdict: 'failed',
-        reason: `${to} already holds ${module}'s live data (${facts.join('; ')}): this runbook went back to before its copy (a Temporal Reset?), and copying ${from} over ${to} would undo what was written there since, so it does not copy. abort ends the runbook without touching ${to}: it starts ${module}'s containers as they are and puts its policy back to ${oldPolicy}, as any abort before the copy does, but never removes ${to}; look at ${module} on ${nodes.join(', ')} and finish the move by hand.`,
+        reason: `${to} already holds ${module}'s live data (${facts.join('; ')}): this runbook went back to before its copy (a Temporal Reset?), and copying ${from} over ${to} would undo what was written there since, so it does not copy.${patched(TARGET_TRUTH_BEFORE_STOP) ? ` ${servingWhileWaiting(found.flat(2))}` : ''} abort ends the runbook without touching ${to}: it starts ${module}'s containers as they are and puts its policy back to ${oldPolicy}, as any abort before the copy does, but never removes ${to}; look at ${module} on ${nodes.join(', ')} and finish the move by hand.`,
         actions: ['abort'],
         facts: [...facts, ...users.flat()],
       };
+    }
+
+    /** Whether the module serves while check-target waits: said in its sentence, never left to guess. */
+    function servingWhileWaiting(users: PathUser[]): string {
+      const running = [
+        ...new Set(users.filter((c) => c.module === module && c.state === 'running').map((c) => c.name)),
+      ];
+      return running.length > 0
+        ? `${module} keeps running meanwhile (${running.join(', ')}).`
+        : `${module} is down meanwhile (none of its containers runs); abort starts them again as they are.`;
     }
 
     /** Before remove-copy: B that became the truth (a Reset after the switch) is never removed. */
@@ -252,7 +286,9 @@ export async function dataPathMove(rawInput: DataPathMoveInputArg): Promise<Runb
     }
 
     async function verifyCopy(): Promise<Look> {
-      const results = await each((n) => longAct.verifyTree({ node: n, from, to }));
+      const results = await each((n) =>
+        long('verify-copy', n, () => longAct.verifyTree({ node: n, from, to })),
+      );
       const counted = perNode(results, (v) => `${v.files} files, ${v.bytes} bytes`);
       const differing = results.flatMap((v, i) =>
         v.differences.map(
@@ -329,7 +365,9 @@ export async function dataPathMove(rawInput: DataPathMoveInputArg): Promise<Runb
 
     async function catchUp(keepNewOnConflict: boolean): Promise<Look> {
       const results = await each((n) =>
-        longAct.catchUpCopy({ node: n, from, to, baseline: baselineOf(n), keepNewOnConflict }),
+        long('catch-up', n, () =>
+          longAct.catchUpCopy({ node: n, from, to, baseline: baselineOf(n), keepNewOnConflict }),
+        ),
       );
       const conflicts = results.flatMap((r, i) => r.conflicts.map((path) => `${nodes[i]}: ${path}`));
       const brought = results.flatMap((r, i) => [
@@ -390,8 +428,10 @@ export async function dataPathMove(rawInput: DataPathMoveInputArg): Promise<Runb
         const inUse = users.length > 0;
         const news = patched(OLD_DATA_DRY_RUN) ? await writtenOnOldPath() : { changed: [], unknown: [] };
         const unsure = news.changed.length > 0 || news.unknown.length > 0;
+        const sharing = await oldDataSharing();
+        const shared = sharing.users.length > 0 || sharing.unknown.length > 0;
         // Only at the first look: once a person was asked here, the node's own answer is what counts.
-        if (input.fleetApproval && looks === 0 && !inUse && !unsure) {
+        if (input.fleetApproval && looks === 0 && !inUse && !unsure && !shared) {
           const byFleet = rb.approvedByFleet(
             'approve-remove-old-data',
             input.fleetApproval,
@@ -404,15 +444,22 @@ export async function dataPathMove(rawInput: DataPathMoveInputArg): Promise<Runb
         const reason = (
           inUse
             ? `${module} runs on ${to}, but ${users.length} container(s) still use ${from} (${users.slice(0, 3).join(', ')}); keep leaves ${from} in place, recheck looks again once they are gone.`
-            : unsure
-              ? oldDataUnsure(news)
-              : `${module} runs on ${to} with its data verified (${size.files} files, ${size.bytes} bytes); remove deletes ${from} on ${nodes.join(', ')}, keep leaves it in place.`
+            : shared
+              ? oldDataShared(sharing)
+              : unsure
+                ? oldDataUnsure(news)
+                : `${module} runs on ${to} with its data verified (${size.files} files, ${size.bytes} bytes); remove deletes ${from} on ${nodes.join(', ')}${sharing.sharers.length > 0 ? ` (the same directory as ${from} on ${sharing.sharers.join(', ')}, where nothing uses it any more)` : ''}, keep leaves it in place.`
         ).replace(/^/, expired);
         const ask = {
-          offer: inUse || unsure ? (['keep', 'recheck'] as const) : (['remove', 'keep'] as const),
+          offer: inUse || unsure || shared ? (['keep', 'recheck'] as const) : (['remove', 'keep'] as const),
           facts: [
             ...(changed !== undefined ? [`changed while the approval waited: ${changed}`] : []),
             ...users.map((u) => `in use: ${u}`),
+            ...sharing.sharers.map(
+              (n) => `${from} is the same directory on ${n}: it saw the mark left in it`,
+            ),
+            ...sharing.users.map((u) => `in use where it is shared: ${u}`),
+            ...sharing.unknown.map((u) => `cannot tell whether ${from} is shared: ${u}`),
             ...news.changed.map((c) => `written on ${from} since the last baseline: ${c}`),
             ...news.unknown.map((u) => `cannot tell what changed on ${from}: ${u}`),
           ],
@@ -443,6 +490,53 @@ export async function dataPathMove(rawInput: DataPathMoveInputArg): Promise<Runb
       }
     }
 
+    /**
+     * Whether A is one directory with A on another node of the module (a network file system, or one
+     * directory mounted on both), from the nodes' own disks: each node of this runbook leaves a mark in its
+     * A, and every other node's worker looks for it in its own (OLD_DATA_SHARED_WAITS). The containers
+     * using A there are what removing it would take from them; a node that cannot be asked leaves it unknown.
+     */
+    async function oldDataSharing(): Promise<Sharing> {
+      const sharing: Sharing = { sharers: [], users: [], unknown: [] };
+      if (!patched(OLD_DATA_SHARED_WAITS)) return sharing;
+      const others = (await act.moduleNodes({ module })).filter((n) => !nodes.includes(n));
+      if (others.length === 0) return sharing;
+      const marks = nodes.map((n) => ({ node: n, path: from, token: uuid4() }));
+      try {
+        const left = await forEach(marks, (mark) => act.markPath(mark));
+        for (const other of others) {
+          try {
+            let seen = false;
+            for (const [i, mark] of marks.entries())
+              if (left[i] && (await act.pathHasMark({ ...mark, node: other }))) seen = true;
+            if (!seen) continue;
+            sharing.sharers.push(other);
+            const users = await act.containersUsingPath({ node: other, path: from });
+            sharing.users.push(
+              ...users.map((c) => `${other}: container ${c.name} (${c.state}) mounts ${c.source}`),
+            );
+          } catch (error) {
+            if (isAbort(error)) throw error;
+            sharing.unknown.push(`${other} did not answer: ${failureMessage(error)}`);
+          }
+        }
+      } catch (error) {
+        if (isAbort(error)) throw error;
+        sharing.unknown.push(`no mark could be left in ${from}: ${failureMessage(error)}`);
+      } finally {
+        await CancellationScope.nonCancellable(() =>
+          forEach(marks, (mark) => act.unmarkPath(mark).catch(() => undefined)),
+        );
+      }
+      return sharing;
+    }
+
+    function oldDataShared({ sharers, users, unknown }: Sharing): string {
+      if (users.length === 0)
+        return `${module} runs on ${to}, but whether ${from} is the same directory on another node of ${module} cannot be told (${unknown[0]}), so remove is not offered: keep leaves ${from} in place, recheck looks again.`;
+      return `${module} runs on ${to}, but ${from} is the same directory on ${sharers.join(', ')} (a mark left in it here was seen there: a network file system, or one directory mounted on both), where ${users.length} container(s) still use it (${users.slice(0, 3).join(', ')}): removing it would delete their data, so remove is not offered until every node sharing it has moved. keep leaves ${from} in place (the last of them to move may remove it), recheck looks again.`;
+    }
+
     /** A catch-up's dry run on each node: what removing A would lose (written there since the last baseline). */
     async function writtenOnOldPath(): Promise<{ changed: string[]; unknown: string[] }> {
       const found = await each((n) => act.oldPathChanges({ node: n, from, to, baseline: baselineOf(n) }));
@@ -461,13 +555,15 @@ export async function dataPathMove(rawInput: DataPathMoveInputArg): Promise<Runb
 
     /** After the switch, B may hold new writes: going back to A is the operator's call, never automatic. */
     async function revertOrKeep(original: ModuleSpec): Promise<string | undefined> {
+      await startWhileLeftWorkRuns();
       const choice =
         fleet && !fleet.revertible
-          ? await rb.approve(
+          ? ((await keepWhileDown(fleet.fleet)) ??
+            (await rb.approve(
               'after-switch',
               `The runbook stopped after ${module}'s spec moved to ${to}; other nodes of ${fleet.fleet} run on ${to}, so the spec stays there (revert would put them back on ${from} without what they wrote). keep leaves ${module} on ${to} on ${node}, brings over only what changed on ${from} and recreates there any container still on ${from}.`,
               { offer: ['keep'] },
-            )
+            )))
           : await rb.approve(
               'after-switch',
               `The runbook stopped after ${module}'s spec moved to ${to}, which may hold new writes; revert puts the spec and its containers back on ${from} (what was written on ${to} stays there, not on ${from}), keep leaves ${module} on ${to}, brings over only what changed on ${from} and recreates there any container still on ${from}.`,
@@ -475,6 +571,10 @@ export async function dataPathMove(rawInput: DataPathMoveInputArg): Promise<Runb
       // The spec says B; a container the push left on A would be moved by the next build once the
       // roll-out policy is restored (incident 2). Keep makes the containers match the spec now.
       if (choice === 'keep') {
+        await afterLeftWork(
+          'switch-back',
+          `${module} runs as it was meanwhile; keep then catches up and recreates it on ${to}`,
+        );
         await catchUpAndRecreate();
         return patched(RECREATE_THROUGH_MESH) ? onlyWhenOn(to, receipts) : undefined;
       }
@@ -485,6 +585,63 @@ export async function dataPathMove(rawInput: DataPathMoveInputArg): Promise<Runb
       }
       await each((n) => undoAct.removeStaleContainers({ node: n, module, containers: onOld }));
       return onlyWhenOn(from, await each((n) => undoAct.pushNode({ node: n })));
+    }
+
+    /**
+     * keep, when it is the only action (other nodes of the fleet run on B) and the module is down on this
+     * node: nobody could choose otherwise, and a wait for a person would only keep it down
+     * (ONLY_ACTION_WHEN_DOWN). Undefined (a person is asked) while any of its containers runs.
+     */
+    async function keepWhileDown(fleetId: string): Promise<'keep' | undefined> {
+      if (!patched(ONLY_ACTION_WHEN_DOWN)) return undefined;
+      if ((await undoAct.runningModuleContainers({ node, module })).length > 0) return undefined;
+      return rb.takeOnlyAction(
+        'after-switch',
+        'keep',
+        `it is the only action (other nodes of ${fleetId} run on ${to}, so the spec stays there) and ${module} was down on ${node}: it catches up and recreates ${module} on ${to}`,
+      );
+    }
+
+    /**
+     * Long work on a node: an abort waits for it at most the policy's grace (UNDO_PASSES_HUNG_WORK), and it
+     * never starts beside work an abort left running on that node (both would write into B).
+     */
+    async function long<T>(step: LongStep, n: string, work: () => Promise<T>): Promise<T> {
+      if (!hung) return work();
+      const before = hung.stillRunning([n]);
+      if (before.length > 0) rb.tell(step, `waits until ${leftLine(before)} has stopped before it starts`);
+      return hung.run(step, n, work);
+    }
+
+    /** An abort's undo goes on without long work that did not stop: said at its step; remove-copy waits at the end. */
+    function leftRunning(left: LeftRunning<LongStep>): void {
+      const removal = left.what !== 'catch-up';
+      rb.tell(
+        left.what,
+        `cancelled at ${clockOf(left.cancelledAt)}, but its work on ${left.node} did not stop within ${formatDuration(rb.cancelledWorkGraceMs())} (a call hung in the node's file system: a frozen or network mount?); the undo goes on without it${removal ? `, and remove-copy waits at its end until it has stopped` : ''}`,
+      );
+      if (removal) removeCopy.runLast();
+    }
+
+    /** Waits, saying so at `step`, until the long work an abort left running here has stopped; then how long it took. */
+    async function afterLeftWork(
+      step: 'remove-copy' | 'switch-back',
+      meanwhile: string,
+    ): Promise<string | undefined> {
+      const left = hung?.stillRunning(nodes) ?? [];
+      if (left.length === 0) return undefined;
+      rb.tell(step, `waits until ${leftLine(left)} has stopped: ${meanwhile}`);
+      await hung?.endedOn(nodes);
+      return `once ${leftLine(left)} had stopped`;
+    }
+
+    /**
+     * A catch-up an abort left running (its containers stopped for it, still on A): they start again as they
+     * are, so the module serves while the undo waits for it to stop.
+     */
+    async function startWhileLeftWorkRuns(): Promise<void> {
+      if ((hung?.stillRunning(nodes) ?? []).length === 0) return;
+      await each((n) => undoAct.startContainers({ node: n, module, containers: onOld }));
     }
 
     /**
@@ -512,8 +669,25 @@ export async function dataPathMove(rawInput: DataPathMoveInputArg): Promise<Runb
   });
 }
 
-/** Runs `work` for each node in turn; the results in the nodes' order. */
-async function forEach<T>(nodes: string[], work: (node: string) => Promise<T>): Promise<T[]> {
+/** A's sharing with the module's other nodes: who sees it as theirs, who uses it there, who could not tell. */
+interface Sharing {
+  sharers: string[];
+  users: string[];
+  unknown: string[];
+}
+
+/** The steps whose work is long (copy, verify, catch-up): an abort may leave it running (hung-work.ts). */
+type LongStep = 'copy' | 'verify-copy' | 'catch-up';
+
+/** `the cancelled copy on forge1 (cancelled at 12:03:10 UTC)`, for each. */
+function leftLine(left: readonly LeftRunning[]): string {
+  return left
+    .map((l) => `the cancelled ${l.what} on ${l.node} (cancelled at ${clockOf(l.cancelledAt)})`)
+    .join(', ');
+}
+
+/** Runs `work` for each node (or each node's item) in turn; the results in their order. */
+async function forEach<N, T>(nodes: readonly N[], work: (node: N) => Promise<T>): Promise<T[]> {
   const results: T[] = [];
   for (const n of nodes) results.push(await work(n));
   return results;

@@ -13,6 +13,9 @@ export type SignedMode = (typeof SIGNED_MODES)[number];
 /** A fleet's approval stands for its later nodes this long by default: a working day and a night. */
 export const FLEET_APPROVAL_MAX_AGE_MS = 24 * 3_600_000;
 
+/** How long an abort waits by default for a cancelled copy, verify or catch-up to stop. */
+export const CANCELLED_WORK_GRACE_MS = 60_000;
+
 export const RunbookPolicy = z.object({
   /** Gate name → the identities allowed to decide there; `*` applies to every gate not listed. None: anyone. */
   approvers: z.record(z.string().min(1), z.array(z.string().min(1)).min(1)).default({}),
@@ -43,6 +46,13 @@ export const RunbookPolicy = z.object({
     .int()
     .positive()
     .default(10 * 60_000),
+  /**
+   * How long an abort waits for a cancelled copy, verify or catch-up to stop (it stops within a heartbeat or
+   * two, once the files in flight are written). One hung in the node's file system (a frozen or network
+   * mount) never does: past this the undo goes on, the module starts again on A, and only the removal of B
+   * waits until the work has ended.
+   */
+  cancelledWorkGraceMs: z.number().int().positive().default(CANCELLED_WORK_GRACE_MS),
   /** The allowed_signers file's text (principal → SSH key) signed decisions are verified against. */
   signers: z.string().default(''),
   /** Gate (or `*`) → whether a decision there must be signed; `optional` where unnamed (verified when signed). */

@@ -12,6 +12,7 @@ import { locateMove, locatePath, type MoveOnNode } from './locate';
 import { checkMoveOnHost, type MoveSize } from './preflight';
 import { checkResolvedMove, checkResolvedRemoval } from './real-path-checks';
 import { previousProgress } from './resume';
+import { createSharedPathActivities } from './shared-path';
 import { refuseCopyOverTruth } from './target-truth';
 import { startTicker } from './ticker';
 import { verifyTrees, type VerifyResult } from './verify-tree';
@@ -105,6 +106,7 @@ export function createDataActivities(deps: DataActivityDeps) {
       }),
 
     ...createCatchUpActivities(deps),
+    ...createSharedPathActivities(deps),
   };
 }
 

@@ -16,3 +16,19 @@ export async function hostFingerprint(engine: DockerEngine, hostRoot: string): P
   );
   return HostFingerprint.parse({ engineId: ID ?? '', machineId });
 }
+
+/**
+ * A node worker's fingerprint, read once (the first read that succeeds) and given to every activity after.
+ * Read per activity, its machine id went through the thread pool that serves all of the worker's file
+ * system calls, where a copy hung in a frozen or network mount holds every thread: the host check of an
+ * unrelated undo step (start the module again on A) then waited behind the hung copy. The host a worker
+ * runs on does not change while it runs; a read that failed (an engine not answering yet) is tried again.
+ */
+export function hostFingerprintOnce(engine: DockerEngine, hostRoot: string): () => Promise<HostFingerprint> {
+  let read: Promise<HostFingerprint> | undefined;
+  return () =>
+    (read ??= hostFingerprint(engine, hostRoot).catch((error: unknown) => {
+      read = undefined;
+      throw error;
+    }));
+}

@@ -35,6 +35,8 @@ export interface DockerActivityDeps {
   /** The Docker engine of a node (see `dockerResolver` in docker/endpoints for per-node endpoints). */
   dockerFor(node: string): DockerEngine;
   hostRootOf: HostRootOf;
+  /** Which host a node is, as its node worker read it once (hostFingerprintOnce); absent: read at each call. */
+  hostOf?: (node: string) => Promise<HostFingerprint>;
 }
 
 /** Activities that read and change a node's containers through its Docker engine, not through mesh. */
@@ -68,7 +70,9 @@ export function createDockerActivities(deps: DockerActivityDeps) {
     containersUsingPath: (input: PathOnNode): Promise<PathUser[]> => containersUsingPath(deps, input),
     /** Which host this worker's node really is: its engine's ID and its machine id. */
     nodeFingerprint: async (input: { node: string }): Promise<HostFingerprint> =>
-      hostFingerprint(deps.dockerFor(input.node), await deps.hostRootOf(input.node)),
+      deps.hostOf
+        ? deps.hostOf(input.node)
+        : hostFingerprint(deps.dockerFor(input.node), await deps.hostRootOf(input.node)),
     /** Removes those of the named containers not on the current spec; the next push has mesh recreate them. */
     removeStaleContainers: (input: ContainersOnNode): Promise<{ removed: string[] }> =>
       removeStaleContainers(deps, input),

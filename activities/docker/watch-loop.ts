@@ -8,7 +8,7 @@ export type WatchOutcome =
       changed: true;
       /** What differs from what the waiting gate judged, as it looks now. */
       look: string;
-      /** The last Docker event before the look, when one woke the watch (not a reconnect or a timer). */
+      /** The last Docker event of a container the look names (not another container's, a reconnect or a timer). */
       event?: ContainerEvent;
       /** When the worker saw the change. */
       seenAt: string;
@@ -16,6 +16,20 @@ export type WatchOutcome =
 
 /** Looks again at least this often: events are lossy, and a stream that ended is subscribed again. */
 const QUIET_MS = 5_000;
+
+/** The events kept for naming the one behind a change: enough for a burst of other containers' events. */
+const EVENTS_KEPT = 100;
+
+/**
+ * The last event of a container that `look` names: the event behind the change. Not simply the last event:
+ * one engine serves several nodes (and other containers), whose events can come between the change and
+ * the look, and the sentence would name a container that has nothing to do with it.
+ */
+export function eventBehind(look: string, events: readonly ContainerEvent[]): ContainerEvent | undefined {
+  // A container's name has no blank, parenthesis or colon; a look writes one as `NAME (id)` or `NAME:`.
+  const named = new Set(look.split(/[\s():]+/));
+  return [...events].reverse().find((e) => named.has(e.name));
+}
 
 /**
  * Looks (`changeNow`) at once, at every Docker event matching `filters`, at least every 5 s, and after the
@@ -30,24 +44,21 @@ export async function watchUntilChanged(
   watching: string,
 ): Promise<WatchOutcome> {
   const until = Date.now() + forMs;
-  let lastEvent: ContainerEvent | undefined;
+  const seen: ContainerEvent[] = [];
   let wake: () => void = () => undefined;
   const subscribe = () =>
     watchContainerEvents(engine, filters, (event) => {
-      if (event) lastEvent = event;
+      if (event && seen.push(event) > EVENTS_KEPT) seen.shift();
       wake();
     });
   let events = await subscribe();
   try {
     for (;;) {
       const look = await changeNow();
-      if (look !== undefined)
-        return {
-          changed: true,
-          look,
-          ...(lastEvent ? { event: lastEvent } : {}),
-          seenAt: new Date().toISOString(),
-        };
+      if (look !== undefined) {
+        const event = eventBehind(look, seen);
+        return { changed: true, look, ...(event ? { event } : {}), seenAt: new Date().toISOString() };
+      }
       const left = until - Date.now();
       if (left <= 0) return { changed: false };
       currentActivity()?.heartbeat({ watching });

@@ -18,11 +18,23 @@ import { TEMPORAL_NOT_ASKED, whoHolds } from './sentences';
  * Predicts a data-path move from the nodes as they are: its preflight's refusals, the containers on the
  * old path that the push will not recreate, who else uses the path, and what the nodes will hold.
  */
-export async function planDataPathMove(r: PlanReader, input: DataPathMoveInput): Promise<PlanReport> {
-  const { node, module, from, to } = input;
-  const nodes = input.nodes.length > 0 ? [node, ...input.nodes.filter((n) => n !== node)] : [node];
+export async function planDataPathMove(
+  r: PlanReader,
+  input: DataPathMoveInput,
+  asFleet = false,
+): Promise<PlanReport> {
+  const { module, from, to } = input;
+  const named =
+    input.nodes.length > 0 ? [input.node, ...input.nodes.filter((n) => n !== input.node)] : [input.node];
   const refusals: string[] = [];
   const spec = await unlessRefused(refusals, () => r.act.readModuleSpec({ module }));
+  // A fleet on a spec that mounts B already (an earlier move switched it) moves the nodes still on A.
+  const resuming = asFleet && spec !== undefined && mountsOnly(spec, to, from);
+  const alreadyMoved = resuming ? await movedBefore(r, named, input) : [];
+  const nodes = named.filter((n) => !alreadyMoved.includes(n));
+  const node = nodes[0] ?? input.node;
+  if (resuming && nodes.length === 0)
+    refusals.push(`every node of ${module} runs on ${to} already: nothing is left to move`);
   const moduleNodes = spec ? await r.act.moduleNodes({ module }) : [];
   const base = { kind: 'data-path-move' as const, node, module, nodes, moduleNodes };
   const size = { files: 0, bytes: 0 };
@@ -43,14 +55,14 @@ export async function planDataPathMove(r: PlanReader, input: DataPathMoveInput):
     });
   // The runbook stops at the first node its preflight refuses; an unknown node has nothing more to read.
   if (!spec || refusals.length > 0) return refused();
-  const unnamed = moduleNodes.filter((n) => !nodes.includes(n));
+  const unnamed = moduleNodes.filter((n) => !named.includes(n));
   if (unnamed.length > 0)
     refusals.push(
       `${module} is assigned to ${moduleNodes.join(', ')}; its spec and policy are the same on every node, so a move changes them all: name them all (--nodes ${moduleNodes.join(',')}) and the runbook moves each node's data`,
     );
   const notAssigned = nodes.filter((n) => !moduleNodes.includes(n));
   if (notAssigned.length > 0) refusals.push(`${module} is not assigned to ${notAssigned.join(', ')}`);
-  const onOld = await r.act.containersMounting({ node, module, path: from });
+  const onOld = await r.act.containersMounting({ node, module, path: resuming ? to : from });
   if (onOld.length === 0) refusals.push(`no container of ${module} mounts ${from}`);
   const expected = [...input.containers].sort();
   if (expected.length > 0 && onOld.length > 0 && expected.join() !== [...onOld].sort().join())
@@ -73,7 +85,7 @@ export async function planDataPathMove(r: PlanReader, input: DataPathMoveInput):
     },
     preflight: {
       predicted: 'runs',
-      because: `${size.files} files, ${size.bytes} bytes on ${nodes.join(', ')}; ${onOld.join(', ')} mount ${from}; no other container uses it`,
+      because: `${size.files} files, ${size.bytes} bytes on ${nodes.join(', ')}; ${resuming ? `the spec mounts ${to} already (an earlier move switched it)${alreadyMoved.length > 0 ? `, ${alreadyMoved.join(', ')} run on ${to} already and are not moved again` : ''}` : `${onOld.join(', ')} mount ${from}`}; no other container uses it`,
     },
     'freeze-policy': {
       predicted: 'runs',
@@ -107,6 +119,25 @@ export async function planDataPathMove(r: PlanReader, input: DataPathMoveInput):
     decisions: gate.decisions,
     notChecked: [TEMPORAL_NOT_ASKED],
   });
+}
+
+/** Whether the spec's containers mount `path` and none mounts `not`. */
+function mountsOnly(spec: ModuleSpec, path: string, not: string): boolean {
+  const mounts = spec.containers.flatMap((c) => c.mounts.map((m) => m.hostPath));
+  return mounts.includes(path) && !mounts.includes(not);
+}
+
+/** The nodes whose containers of the module run on B already and none on A, as each node's engine shows. */
+async function movedBefore(r: PlanReader, nodes: string[], { module, from, to }: DataPathMoveInput) {
+  const moved: string[] = [];
+  for (const n of nodes) {
+    const own = (users: { module?: string; node?: string }[]) =>
+      users.filter((u) => u.module === module && u.node === n);
+    const onA = own(await r.act.containersUsingPath({ node: n, path: from }));
+    const onB = own(await r.act.containersUsingPath({ node: n, path: to }));
+    if (onA.length === 0 && onB.length > 0) moved.push(n);
+  }
+  return moved;
 }
 
 /** Every container using the path on each node; those of another module (or none, or another node) refuse. */

@@ -18,7 +18,7 @@ import {
   TO,
 } from '../support/data-move';
 import { runbookWorld } from '../support/runbook-world';
-import { closedFailing, decide, statusWhen, waitingAt } from '../support/runbooks';
+import { closedFailing, decide, httpBody, statusWhen, waitingAt } from '../support/runbooks';
 import { harnessTarget } from '../support/temporal';
 
 /**
@@ -26,8 +26,10 @@ import { harnessTarget } from '../support/temporal';
  * workflow task and runs it again from there. Reset to before the copy after the move switched, the copy ran
  * again and mirrored A over B: everything the service wrote on B since was overwritten or deleted. Now the
  * runbook looks before each copy and waits, and an abort there never removes B (it starts the containers and
- * restores the policy, which the reset run may have stopped and frozen again). A real reset on the dev
- * server, the local mesh over real Docker, real files.
+ * restores the policy, which the reset run may have frozen again). Reset to the freeze, the reset run also
+ * stopped the module again before it looked, and the module that served from B was down while it waited:
+ * now it looks before the stop too, and the module keeps serving. A real reset on the dev server, the local
+ * mesh over real Docker, real files.
  */
 
 const WAIT_MS = 180_000;
@@ -113,10 +115,17 @@ describe('a data-path move reset to before its copy after the switch (a real Tem
       );
       assert.equal(looked.waiting?.gate, 'check-target', JSON.stringify(looked.waiting ?? looked.steps));
       assert.deepEqual(looked.waiting?.actions, ['recheck', 'abort']);
+      // The module that serves from B keeps serving while it waits (a reset to the freeze used to stop it).
+      assert.equal(
+        (await world.engine.inspect(forge.web))?.State.Running,
+        true,
+        `reset to event ${task}: the module runs while check-target waits`,
+      );
+      assert.equal(await httpBody(`http://127.0.0.1:${forge.port}`), 'changed on B after the switch\n');
       assert.match(
         looked.waiting?.reason ?? '',
         new RegExp(
-          `^${TO} already holds ${forge.module}'s live data \\(the spec of ${forge.module} mounts ${TO}; ${forge.node}: a baseline of this move was recorded at [^ ]+ and ${TO} holds data\\): this runbook went back to before its copy \\(a Temporal Reset\\?\\), and copying ${FROM} over ${TO} would undo what was written there since, so it does not copy\\. abort ends the runbook without touching ${TO}: it starts ${forge.module}'s containers as they are and puts its policy back to roll-out`,
+          `^${TO} already holds ${forge.module}'s live data \\(the spec of ${forge.module} mounts ${TO}; ${forge.node}: a baseline of this move was recorded at [^ ]+ and ${TO} holds data\\): this runbook went back to before its copy \\(a Temporal Reset\\?\\), and copying ${FROM} over ${TO} would undo what was written there since, so it does not copy\\. ${forge.module} keeps running meanwhile \\(${forge.web}\\)\\. abort ends the runbook without touching ${TO}: it starts ${forge.module}'s containers as they are and puts its policy back to roll-out`,
         ),
       );
 

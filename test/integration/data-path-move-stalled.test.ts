@@ -1,7 +1,5 @@
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { closeSync, constants, openSync } from 'node:fs';
-import { lstat, open, readdir, type FileHandle } from 'node:fs/promises';
+import { lstat, readdir } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -15,6 +13,7 @@ import { addBulkData, moveInput, seedForge } from '../support/data-move';
 import { meshRunbook } from '../support/mesh-cli';
 import { runbookWorld } from '../support/runbook-world';
 import { statusWhen } from '../support/runbooks';
+import { holdThreadPool } from '../support/thread-pool';
 
 /**
  * A copy whose disk stops answering (a hung network mount) makes no progress, but the worker's keep-alive
@@ -31,7 +30,6 @@ import { statusWhen } from '../support/runbooks';
 const STALLED_AFTER_MS = 3_000;
 const BULK_MIB = 200;
 const WAIT_MS = 180_000;
-const POOL = Number(process.env.UV_THREADPOOL_SIZE ?? 4);
 
 /** A real HTTP server standing in for the operators' webhook: records each reminder. */
 class WebhookReceiver {
@@ -67,21 +65,6 @@ async function bytesOnDisk(root: string): Promise<number> {
   };
   await walk(root);
   return total;
-}
-
-/** Holds every thread of this process's libuv pool in an open() of a FIFO without a writer; `release` ends it. */
-function holdThreadPool(dir: string): { release(): Promise<void> } {
-  const fifos = Array.from({ length: POOL }, (_, i) => join(dir, `hold-${i}`));
-  for (const fifo of fifos) execFileSync('mkfifo', [fifo]);
-  const opened: Promise<FileHandle>[] = fifos.map((fifo) => open(fifo, 'r'));
-  return {
-    async release() {
-      // The other end, from the event loop (a non-blocking open never waits for the pool).
-      const writers = fifos.map((fifo) => openSync(fifo, constants.O_WRONLY | constants.O_NONBLOCK));
-      for (const handle of await Promise.all(opened)) await handle.close();
-      writers.forEach((fd) => closeSync(fd));
-    },
-  };
 }
 
 describe('a copy that stops making progress is shown as stalled (real Temporal, real Docker, real files)', () => {

@@ -91,6 +91,8 @@ describe('data-path-move on a real dev server, the local mesh and Docker', () =>
         'freeze-policy: done',
         'stop-containers: done',
         'stop-containers: done',
+        // Looked at before the stop, and again before the copy.
+        'check-target: done',
         'check-target: done',
         'copy: done',
         'verify-copy: done',

@@ -171,17 +171,18 @@ describe('the runbooks replay their committed histories', () => {
       await Worker.runReplayHistory(current(), history, fleetWorkflowId('route-proxy'));
   });
 
-  it("data-path-move-fleet.json and its later node's (canary-then-waves: that node removes A on the fleet's approval) replay", async () => {
-    const fleet = readHistory('data-path-move-fleet.json');
-    const child = readHistory('data-path-move-fleet-child.json');
-    assert.equal(acceptedUpdates(child), 0, 'nobody decided on the later node itself');
-    for (const activity of ['copyTree', 'catchUpCopy', 'removeStaleContainers', 'removeTree'])
-      assert.ok(activityTypes(child).includes(activity), activity);
-    assert.equal(acceptedUpdates(fleet), 1, 'the waves approved once at the fleet');
-    assert.ok(activityTypes(fleet).includes('setUpgradePolicy'), 'the fleet froze and restored the policy');
-    await Worker.runReplayHistory(current(), fleet, fleetWorkflowId('store'));
-    await Worker.runReplayHistory(current(), child, runbookWorkflowId('hist-move-b'));
-  });
+  for (const recorded of ['.before-undo-passes-hung-work', ''])
+    it(`data-path-move-fleet${recorded}.json and its later node's (canary-then-waves: that node removes A on the fleet's approval) replay`, async () => {
+      const fleet = readHistory(`data-path-move-fleet${recorded}.json`);
+      const child = readHistory(`data-path-move-fleet-child${recorded}.json`);
+      assert.equal(acceptedUpdates(child), 0, 'nobody decided on the later node itself');
+      for (const activity of ['copyTree', 'catchUpCopy', 'removeStaleContainers', 'removeTree'])
+        assert.ok(activityTypes(child).includes(activity), activity);
+      assert.equal(acceptedUpdates(fleet), 1, 'the waves approved once at the fleet');
+      assert.ok(activityTypes(fleet).includes('setUpgradePolicy'), 'the fleet froze and restored the policy');
+      await Worker.runReplayHistory(current(), fleet, fleetWorkflowId('store'));
+      await Worker.runReplayHistory(current(), child, runbookWorkflowId('hist-move-b'));
+    });
 
   it("edge-flip-fleet-child-waves.json (a clean node stops its predecessor on the fleet's approval) replays", async () => {
     const history = readHistory('edge-flip-fleet-child-waves.json');
@@ -286,15 +287,19 @@ describe('the runbooks replay their committed histories', () => {
       await Worker.runReplayHistory(current(), history, workflowIdOf(history));
     });
 
-  it('data-path-move-old-data-user.json (a user of A came and went while the approval to remove A waited: asked anew each time, then removed) replays', async () => {
-    const history = readHistory('data-path-move-old-data-user.json');
-    const activities = activityTypes(history);
-    const watched = activities.filter((a) => a === 'watchPathUsers').length;
-    assert.ok(watched >= 3, `watched ${watched} times: at the first ask and at each ask anew`);
-    assert.equal(acceptedUpdates(history), 2, 'recreate, then remove on the last ask');
-    assert.ok(activities.includes('removeTree'), 'the recording reaches the removal');
-    await Worker.runReplayHistory(current(), history, workflowIdOf(history));
-  });
+  for (const file of [
+    'data-path-move-old-data-user.before-undo-passes-hung-work.json',
+    'data-path-move-old-data-user.json',
+  ])
+    it(`${file} (a user of A came and went while the approval to remove A waited: asked anew each time, then removed) replays`, async () => {
+      const history = readHistory(file);
+      const activities = activityTypes(history);
+      const watched = activities.filter((a) => a === 'watchPathUsers').length;
+      assert.ok(watched >= 3, `watched ${watched} times: at the first ask and at each ask anew`);
+      assert.equal(acceptedUpdates(history), 2, 'recreate, then remove on the last ask');
+      assert.ok(activities.includes('removeTree'), 'the recording reaches the removal');
+      await Worker.runReplayHistory(current(), history, workflowIdOf(history));
+    });
 
   it('edge-flip-refused.json (refused at preflight: the runbook ended there, waiting for nobody) replays', async () => {
     const history = readHistory('edge-flip-refused.json');

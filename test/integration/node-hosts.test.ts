@@ -3,10 +3,16 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
+import { NativeConnection, Worker } from '@temporalio/worker';
 import { edgeFlip } from '../../workflows';
+import { nodeTaskQueue } from '../../workflows/contracts';
+import { hostOfNode, runningOnRecordedHost } from '../fixtures/node-queue-workflows';
+import { seedForge } from '../support/data-move';
 import { seedEdgeFlip } from '../support/edge-flip-seed';
 import { runbookWorld, type RunbookWorld } from '../support/runbook-world';
 import { decide, httpBody, isRunning, statusWhen, stepState, waitingAt } from '../support/runbooks';
+import { harnessTarget } from '../support/temporal';
+import { holdThreadPool } from '../support/thread-pool';
 
 /**
  * A worker started with the wrong --node on another host (here: a host root of its own, its own machine id,
@@ -67,5 +73,42 @@ describe('a node worker proves its host (real Temporal, real Docker, the local m
       'the predecessor still runs',
     );
     assert.match(await httpBody(input.publicAddress), /served by caddy/);
+  });
+
+  it("proves its host without touching the node's disk: with every thread of its file system calls held (a copy hung in a frozen mount), an undo's read still answers", async () => {
+    await using world = await runbookWorld({ nodeQueues: 'none' });
+    const forge = await seedForge(world);
+    await workerOnTheNode(world, forge.node);
+    const fixtureQueue = `${world.taskQueue}-fixture`;
+    const connection = await NativeConnection.connect({ address: harnessTarget().address });
+    const fixtures = await Worker.create({
+      connection,
+      namespace: harnessTarget().namespace,
+      taskQueue: fixtureQueue,
+      workflowsPath: require.resolve('../fixtures/node-queue-workflows'),
+    });
+    const queue = nodeTaskQueue(world.taskQueue, forge.node);
+    const options = (name: string) => ({
+      taskQueue: fixtureQueue,
+      workflowId: `${name}-${randomBytes(4).toString('hex')}`,
+    });
+    const run = fixtures.runUntil(async () => {
+      const host = await world.client.workflow.execute(hostOfNode, {
+        ...options('host-of'),
+        args: [{ queue, node: forge.node }],
+      });
+      // From here no file system call of this process (the node's worker is in it) gets a thread.
+      const hold = holdThreadPool(world.stateDir);
+      try {
+        const running = await world.client.workflow.execute(runningOnRecordedHost, {
+          ...options('running-on'),
+          args: [{ queue, node: forge.node, module: forge.module, host }],
+        });
+        assert.deepEqual(running, [forge.web]);
+      } finally {
+        await hold.release();
+      }
+    });
+    await run.finally(() => connection.close());
   });
 });

@@ -1,7 +1,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { WorkflowHandle } from '@temporalio/client';
+import type { Client, WorkflowHandle } from '@temporalio/client';
 import type { ModuleSpecInput, PushReceipt } from '../../mesh/schemas';
 import type { RunbookStatus } from '../../workflows/contracts';
 import type { Lab } from './lab';
@@ -207,3 +207,27 @@ export const labStatusWhen = (
   until: (status: RunbookStatus) => boolean,
   timeoutMs = 120_000,
 ): Promise<RunbookStatus> => statusWhen(handle, until, timeoutMs);
+
+/**
+ * The run of `workflowId` started at or after `since`, once it exists: until a fleet starts a node's runbook,
+ * the id answers with the node's last run, a closed run of an earlier story (whose status may show any wait).
+ */
+export async function labRunSince(
+  client: Client,
+  workflowId: string,
+  since: Date,
+  timeoutMs = 240_000,
+): Promise<WorkflowHandle> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const described = await client.workflow
+      .getHandle(workflowId)
+      .describe()
+      .catch(() => undefined);
+    if (described && described.startTime >= since)
+      return client.workflow.getHandle(workflowId, described.runId);
+    if (Date.now() > deadline)
+      throw new Error(`no run of ${workflowId} started since ${since.toISOString()}`);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}

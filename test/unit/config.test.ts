@@ -43,6 +43,7 @@ describe('the mesh config file and its environment overrides', () => {
     assert.deepEqual(config.mesh, { adapter: 'local', localState: '/tmp/mesh' });
     assert.deepEqual(config.policy.reminders, { afterMs: 15 * 60_000, everyMs: 30 * 60_000 });
     assert.equal(config.policy.stalledAfterMs, 10 * 60_000);
+    assert.equal(config.policy.cancelledWorkGraceMs, 60_000);
     assert.deepEqual(config.policy.approvers['approve-stop-predecessor'], ['alice', 'bob']);
     assert.match(config.policy.signers, /^carol ssh-ed25519 AAAA\S+ carol@example\.net$/);
     assert.deepEqual(config.policy.signed, {

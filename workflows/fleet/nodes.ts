@@ -49,6 +49,8 @@ interface NodeRun {
   final?: RunbookStatus;
   /** The operator answered the pause its bad end caused (continue). */
   acknowledged: boolean;
+  /** Not run by this fleet: it was done before (skip). */
+  skipped?: true;
   settled: Promise<void>;
 }
 
@@ -103,6 +105,13 @@ export class FleetNodes {
     } catch (error) {
       this.end(run, 'failed', `${runbookWorkflowId(node)} did not start: ${failureMessage(error)}`);
     }
+  }
+
+  /** A node the fleet does not run (it moved before): it counts as completed, and its step says why. */
+  skip(node: string, why: string): void {
+    const ended = { phase: 'completed' as const, outcome: why };
+    this.runs.set(node, { node, ended, acknowledged: true, skipped: true, settled: Promise.resolve() });
+    this.progress.mark(node, 'skipped', why);
   }
 
   /** Whether this fleet started the node already, in this run or one before. */
@@ -171,8 +180,10 @@ export class FleetNodes {
       .filter((run) => run.ended?.phase !== 'completed')
       .map((run) => `${run.node} ${run.ended?.phase}`);
     const unstarted = all.filter((node) => !this.runs.has(node));
+    const skipped = ended.filter((run) => run.skipped).map((run) => run.node);
     return [
       `${completed} of ${all.length} completed`,
+      ...(skipped.length > 0 ? [`done before this fleet, not run again: ${namesLine(skipped)}`] : []),
       ...others,
       ...(unstarted.length > 0 ? [`not started: ${namesLine(unstarted)}`] : []),
     ].join('; ');

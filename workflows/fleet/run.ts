@@ -30,8 +30,11 @@ export interface FleetKind<I extends AnyFleetInput> {
   standsFor: StandsFor;
   /** The node's own runbook as this fleet starts it; `first`: it runs before any other node of the fleet. */
   child(runbook: Runbook<I>, approval: FleetApproval | undefined, first: boolean): FleetChild;
-  /** Before the first node (in every run of the fleet): what the fleet does for all its nodes at once. */
-  begin?(progress: Progress): Promise<void>;
+  /**
+   * Before the first node (in every run of the fleet): what the fleet does for all its nodes at once; it may
+   * name nodes the fleet does not run, each with why (a move fleet's nodes that moved before it).
+   */
+  begin?(progress: Progress): Promise<ReadonlyMap<string, string> | void>;
   /** Once no node runs any more, however the fleet ends: what it undoes or finishes; a sentence for its outcome. */
   end?(progress: Progress, allCompleted: boolean): Promise<string | undefined>;
   /** Right before the fleet continues as new: what the next run must be handed, what it must let go. */
@@ -91,10 +94,10 @@ export async function runFleet<I extends AnyFleetInput>(
     }
   }
 
-  const [canary, ...later] = order;
   const { maxParallel } = input;
+  let skipped: ReadonlyMap<string, string> | void;
   try {
-    await kind.begin?.(progress);
+    skipped = await kind.begin?.(progress);
   } catch (error) {
     // A refusal before any node started (preflight of the whole fleet) ends it failed, an abort (while it waits
     // for its locks) aborted; the kind undoes its part.
@@ -103,9 +106,12 @@ export async function runFleet<I extends AnyFleetInput>(
     progress.end(isAbort(error) ? 'aborted' : 'failed', [why, ...(ended ? [ended] : [])].join('; '));
     throw error;
   }
+  for (const [node, why] of skipped ?? []) nodes.skip(node, why);
+  const moving = runbooks.filter((runbook) => !skipped?.has(runbook.node));
+  const [canary, ...later] = moving.map((runbook) => runbook.node);
   try {
     let approval: FleetApproval | undefined = input.carried?.approval;
-    for (const [index, wave] of waves(runbooks, input.waveSize).entries()) {
+    for (const [index, wave] of waves(moving, input.waveSize).entries()) {
       // A run the fleet continued as goes on with the first node no run started.
       const unstarted = wave.filter((runbook) => !nodes.started(runbook.node));
       if (unstarted.length === 0) continue;

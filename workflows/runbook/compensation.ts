@@ -31,6 +31,12 @@ export class Compensations {
     }
   }
 
+  /** Moves an inverse to the bottom of the stack: it runs after every other one (it must wait for something). */
+  runLast(step: string): void {
+    const at = this.stack.findIndex((entry) => entry.step === step);
+    if (at >= 0) this.stack.unshift(...this.stack.splice(at, 1));
+  }
+
   /** Undo steps run: from then on nothing holds the runbook (an abort or rollback always finishes). */
   unwinding = false;
 

@@ -6,7 +6,7 @@ import {
   type RecordedDecision,
   type Waiting,
 } from '../contracts';
-import { FLEET_APPROVAL_MAX_AGE_MS, type RunbookPolicy } from '../policy';
+import { CANCELLED_WORK_GRACE_MS, FLEET_APPROVAL_MAX_AGE_MS, type RunbookPolicy } from '../policy';
 import { firstIssue } from '../../mesh/zod-issue';
 import { policyRefusal } from './approvers';
 import { notify, settings } from './activities';
@@ -105,6 +105,11 @@ export class Decisions {
   /** How old a fleet's approval may be to stand for this runbook's own (policies recorded before: the default). */
   fleetApprovalMaxAgeMs(): number {
     return this.policy?.fleetApprovalMaxAgeMs ?? FLEET_APPROVAL_MAX_AGE_MS;
+  }
+
+  /** How long an abort waits for cancelled long work to stop (the policy's cancelledWorkGrace). */
+  cancelledWorkGraceMs(): number {
+    return this.policy?.cancelledWorkGraceMs ?? CANCELLED_WORK_GRACE_MS;
   }
 
   /**

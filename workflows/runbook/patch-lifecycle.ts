@@ -61,4 +61,9 @@ export const PATCHES: readonly PatchStage[] = [
   { id: R.REASKS_BACK_OFF, everyRunFrom: 4 },
   { id: R.FLEET_REPORTS_BOUNDED, everyRunFrom: 4 },
   { id: R.PUBLIC_BIND_WINDOW, everyRunFrom: 4 },
+  { id: R.UNDO_PASSES_HUNG_WORK, everyRunFrom: 4 },
+  { id: R.MOVE_FLEET_RESUMES, everyRunFrom: 4 },
+  { id: R.ONLY_ACTION_WHEN_DOWN, everyRunFrom: 4 },
+  { id: R.OLD_DATA_SHARED_WAITS, everyRunFrom: 4 },
+  { id: R.TARGET_TRUTH_BEFORE_STOP, everyRunFrom: 4 },
 ];

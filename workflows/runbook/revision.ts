@@ -278,3 +278,45 @@ export const FLEET_REPORTS_BOUNDED = 'fleet-reports-bounded';
  * probe until the deadline.
  */
 export const PUBLIC_BIND_WINDOW = 'public-bind-window';
+
+/**
+ * An abort waits for a cancelled copy, verify or catch-up to stop at most the policy's cancelledWorkGrace:
+ * one hung in the node's file system (a frozen or network mount) never hears its cancellation. Past the
+ * grace the undo goes on around it (the module starts on A again, the policy goes back), remove-copy moves
+ * to the end of the undo and waits there until the work has ended, and so does any later long work on its
+ * node. Runbooks recorded before wait for it without bound (UNDO_AFTER_WORK_STOPS) before any undo step.
+ */
+export const UNDO_PASSES_HUNG_WORK = 'undo-passes-hung-work';
+
+/**
+ * A move fleet started on a module whose spec mounts B already (an earlier move switched it and stopped
+ * halfway) moves the nodes still on A: each node's own engine says whether its containers run on B already
+ * (named, not moved again) or still on A, and no node may put the spec back on A. Fleets recorded before
+ * refused such a module at their preflight.
+ */
+export const MOVE_FLEET_RESUMES = 'move-fleet-resumes';
+
+/**
+ * A fleet's node whose undo reaches after-switch with keep as its only action (other nodes run on B) takes
+ * keep itself while the module is down on the node (no container of it runs): the abort no longer leaves it
+ * down waiting for a person who could not choose otherwise. Runbooks recorded before ask, and wait.
+ */
+export const ONLY_ACTION_WHEN_DOWN = 'only-action-when-down';
+
+/**
+ * Before approve-remove-old-data offers remove, and right before remove-old-data, the runbook asks whether A
+ * is one directory with A on another node of the module (a network file system, or one directory mounted on
+ * both): each of its nodes' workers leaves a mark in its A and every other node's worker looks for it. While
+ * a node sharing A has a container using it (or cannot be asked), remove is not offered and the removal
+ * refuses: a fleet's canary could otherwise delete what a later node still serves. Runbooks recorded before
+ * look at their own nodes only.
+ */
+export const OLD_DATA_SHARED_WAITS = 'old-data-shared-waits';
+
+/**
+ * The data move looks whether B is the truth already (check-target) before it stops the module's containers
+ * too, not only before the copy: a Temporal Reset to before the stop (the freeze) found B holding the live
+ * data only after it had stopped the module that served from B, which then stayed down while it waited.
+ * check-target's sentence says whether the module runs meanwhile. Runbooks recorded before stop first.
+ */
+export const TARGET_TRUTH_BEFORE_STOP = 'target-truth-before-stop';

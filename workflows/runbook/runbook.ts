@@ -241,6 +241,19 @@ export class Runbook<P extends RunbookPlan> {
   }
 
   /**
+   * An approval with one action left, taken by the runbook itself where a wait for a person would change
+   * nothing but prolong an outage: marked done with why; no decision is recorded (nobody decided).
+   */
+  takeOnlyAction<G extends ApprovalName<P>, A extends Exclude<ActionAt<P, G>, 'abort'>>(
+    gate: G,
+    action: A,
+    why: string,
+  ): A {
+    this.progress.mark(gate, 'done', `${action}, without asking: ${why}`);
+    return action;
+  }
+
+  /**
    * Takes a fleet's approval for this one when every gate in `gates` was ok at its first look: the approval
    * is marked done by its giver and recorded as their decision, with the hashes of those looks. False (and
    * nothing recorded) when any of them waited: the node then asks its own approval.
@@ -311,9 +324,22 @@ export class Runbook<P extends RunbookPlan> {
    * Registers a side effect's named inverse, before the side effect; `forget` drops it past a point of no
    * return. The inverse may resolve to a note for its step (what it left alone).
    */
-  undo(name: UndoName<P>, inverse: () => Promise<string | void>): { forget(): void } {
+  undo(name: UndoName<P>, inverse: () => Promise<string | void>): { forget(): void; runLast(): void } {
     this.compensations.push(name, inverse);
-    return { forget: () => this.compensations.forget(name) };
+    return {
+      forget: () => this.compensations.forget(name),
+      runLast: () => this.compensations.runLast(name),
+    };
+  }
+
+  /** Says where a running step (or undo step) stands while it waits for something that is not a decision. */
+  tell(name: StepName<P> | UndoName<P>, note: string): void {
+    this.progress.mark(name, 'running', note);
+  }
+
+  /** How long an abort waits for a cancelled copy, verify or catch-up to stop (the worker's policy). */
+  cancelledWorkGraceMs(): number {
+    return this.decisions.cancelledWorkGraceMs();
   }
 
   skip(name: StepName<P>, why: string): void {

@@ -13,6 +13,8 @@ export interface ConfirmOptions {
   quiet?: boolean;
   /** The question on a terminal, instead of `start <kind> on <node>?`. */
   question?: string;
+  /** A move fleet's nodes, planned as the fleet moves them (a node on B already is left out). */
+  asFleet?: boolean;
 }
 
 /**
@@ -26,7 +28,7 @@ export async function showPlanAndConfirm(
   options: ConfirmOptions,
 ): Promise<PlanReport | null> {
   const asking = !options.yes && Boolean(process.stdin.isTTY);
-  const plan = await planOrNote(kind, input);
+  const plan = await planOrNote(kind, input, options.asFleet ?? false);
   if (plan?.outcome === 'refused') throw refusedByPlan([plan]);
   if (plan && !options.quiet) {
     const { planAsLines } = load.plan();
@@ -94,13 +96,13 @@ function asClause(sentence: string): string {
   return /^[A-Z][a-z]/.test(clause) ? `${clause[0]?.toLowerCase()}${clause.slice(1)}` : clause;
 }
 
-async function planOrNote(kind: RunbookKind, input: unknown): Promise<PlanReport | null> {
+async function planOrNote(kind: RunbookKind, input: unknown, asFleet = false): Promise<PlanReport | null> {
   try {
     const { planFor } = load.plan();
     return await planFor(
       kind === 'edge-flip'
         ? { kind, input: EdgeFlipInput.parse(input) }
-        : { kind, input: DataPathMoveInput.parse(input) },
+        : { kind, input: DataPathMoveInput.parse(input), asFleet },
     );
   } catch (error) {
     const why = error instanceof Error ? error.message : String(error);

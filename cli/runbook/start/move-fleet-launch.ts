@@ -37,6 +37,7 @@ export async function launchMoveFleet(options: MoveFleetOptions, startedBy: stri
           json: options.json,
           quiet: true,
           question: `start the data-path-move fleet of ${input.module} on ${nodes.join(', ')}? [y/N] `,
+          asFleet: true,
         },
       );
       await startFleetAndFollow(rb, options, {
