@@ -6,6 +6,7 @@ import {
   DataPathMoveFleetInput,
   type DataPathMoveFleetInputArg,
 } from './fleet/contracts';
+import { moveFleetLocks } from './data-path-move-kind';
 import { runFleet } from './fleet/run';
 import { act } from './runbook/activities';
 import { refuse } from './runbook/failures';
@@ -44,12 +45,7 @@ export async function dataPathMoveFleet(rawInput: DataPathMoveFleetInputArg): Pr
         },
       }),
       begin: async (progress) => {
-        await takeLocks(
-          locks,
-          { nodes: [], modules: [module], what: `data-path-move fleet of ${module}` },
-          progress,
-          first?.timings ?? Timings.parse({}),
-        );
+        await takeLocks(locks, moveFleetLocks({ module }), progress, first?.timings ?? Timings.parse({}));
         policyBefore ??= await preflightAndFreeze(progress);
       },
       end: (progress, allCompleted) =>

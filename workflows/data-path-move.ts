@@ -1,5 +1,6 @@
 import { ApplicationFailure, deprecatePatch, patched } from '@temporalio/workflow';
 import type { ModuleSpec } from '../mesh/schemas';
+import { DATA_PATH_MOVE_KIND } from './data-path-move-kind';
 import { DATA_PATH_MOVE } from './data-path-move-plan';
 import {
   DataPathMoveInput,
@@ -52,12 +53,7 @@ export async function dataPathMove(rawInput: DataPathMoveInputArg): Promise<Runb
       : all.map((r, i) => `${nodes[i]}: ${line(r)}`).join('; ');
   const memory = new ContainerMemory(patched(MEMORY_PER_NODE));
 
-  // A fleet's node: the fleet holds the module's lock (and its policy) for all its nodes.
-  const touches = {
-    nodes,
-    modules: fleet ? [] : [module],
-    what: `data-path-move of ${module} on ${nodes.join(', ')}${fleet ? ` for ${fleet.fleet}` : ''}`,
-  };
+  const touches = DATA_PATH_MOVE_KIND.locks(input);
   return openRunbook(DATA_PATH_MOVE, { ...input, touches, raw: rawInput }, async (rb) => {
     const { size, onOld, spec } = await rb.step(
       PREFLIGHT,
