@@ -42,6 +42,7 @@ export function operator(as: string | undefined): string {
   }
 }
 
-export function kindList(kinds: readonly string[] = RUNBOOK_KINDS): string {
-  return kinds.length <= 1 ? kinds.join('') : `${kinds.slice(0, -1).join(', ')} and ${kinds.at(-1)}`;
+/** `edge-flip and data-path-move`: the kinds as a sentence names them. */
+export function kindList(kinds: readonly string[] = RUNBOOK_KINDS, and = 'and'): string {
+  return kinds.length <= 1 ? kinds.join('') : `${kinds.slice(0, -1).join(', ')} ${and} ${kinds.at(-1)}`;
 }
