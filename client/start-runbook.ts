@@ -7,7 +7,6 @@ import {
   type RunbookKind,
 } from '../workflows/contracts';
 import { KINDS } from '../workflows/kinds';
-import { renderPlan } from '../workflows/plans';
 import { MESH_KIND, MESH_MODULE, MESH_NODE, MESH_PHASE } from '../workflows/search-attributes';
 import { launchDescription } from './launch-description';
 import { withSignedStart, type StartSigner } from './sign-start';
@@ -74,7 +73,7 @@ export async function startRunbook<W extends RunbookWorkflow>(
     staticSummary: described.summary,
     staticDetails: [
       ...described.parameters,
-      renderPlan(kind),
+      described.plan,
       ...(options.prediction ? [predictionAsMarkdown(options.prediction)] : []),
     ].join('\n\n'),
     // Set at the start, so lists filter on them before the runbook's first workflow task upserts its own.

@@ -3,6 +3,7 @@ import { DATA_PATH_MOVE_KIND } from './data-path-move-kind';
 import { EDGE_FLIP_KIND } from './edge-flip-kind';
 import type * as Workflows from './index';
 import type { KindDescriptor, LaunchDescription } from './runbook/kind';
+import { renderPlan } from './runbook/plan';
 
 /**
  * Every runbook kind, one line each: the CLI, the worker, the Web UI details, the config, the lock keeper
@@ -59,13 +60,16 @@ export function lockingWorkflowTypes(registry: KindRegistry = KINDS): string[] {
   ];
 }
 
-/** What the Web UI shows of a runbook from its start: its kind's own summary line and parameters. */
+/**
+ * What the Web UI shows of a runbook from its start: its kind's own summary line and parameters, and the
+ * kind's plan (markdown) that follows them in the static details.
+ */
 export function launchDescription(
   kind: string,
   input: unknown,
   registry: KindRegistry = KINDS,
-): LaunchDescription {
+): LaunchDescription & { plan: string } {
   const descriptor = kindNamed(kind, registry);
   if (!descriptor) throw new TypeError(`${kind} is no runbook kind`);
-  return descriptor.describe(input);
+  return { ...descriptor.describe(input), plan: renderPlan(descriptor.plan) };
 }

@@ -19,7 +19,6 @@ import {
   type Waiting,
 } from '../contracts';
 import { kindNamed, launchDescription, type KindOf, type RunbookKind } from '../kinds';
-import { renderPlan } from '../plans';
 import { failureMessage } from '../runbook/failures';
 import type { Progress } from '../runbook/progress';
 import { runbookQueue } from '../runbook/queue';
@@ -201,7 +200,7 @@ function childOptions({ kind, input }: FleetChild) {
     workflowIdReusePolicy: WorkflowIdReusePolicy.ALLOW_DUPLICATE,
     memo: { [QUEUE_MEMO]: runbookQueue() },
     staticSummary: described.summary,
-    staticDetails: `${described.parameters.join('\n\n')}\n\n${renderPlan(kind)}`,
+    staticDetails: `${described.parameters.join('\n\n')}\n\n${described.plan}`,
     typedSearchAttributes: [
       { key: MESH_NODE, value: input.node },
       { key: MESH_MODULE, value: input.module },

@@ -17,4 +17,4 @@ export function operatorKind(kind: string, registry: OperatorRegistry = OPERATOR
   return registry.find((operator) => operator.descriptor.kind === kind);
 }
 
-export type { OperatorKind, OperatorRegistry, Planner } from './operator-kind';
+export type { OperatorKind, OperatorRegistry, Planner, ShowPlan } from './operator-kind';

@@ -2,12 +2,13 @@ import type { Command } from 'commander';
 import { operator } from '../kinds';
 import { parseOptions } from '../options';
 import { dataPathMoveInputFrom, DataPathMoveOptions } from '../start/data-path-move';
-import { EXIT_CODES, printPlan } from './print-plan';
+import type { ShowPlan } from '../operator-kinds';
+import { EXIT_CODES } from './print-plan';
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
 
 /** `mesh runbook plan data-path-move`: the options of `start data-path-move`. */
-export function registerPlanDataPathMove(plan: Command): void {
+export function registerPlanDataPathMove(plan: Command, show: ShowPlan): void {
   plan
     .command('data-path-move')
     .description('predict a data-path move: the same options as `mesh runbook start data-path-move`')
@@ -23,6 +24,6 @@ export function registerPlanDataPathMove(plan: Command): void {
     .action(async (options: object) => {
       const opts = parseOptions(DataPathMoveOptions, { ...options });
       const input = dataPathMoveInputFrom(opts, operator(opts.as));
-      await printPlan('data-path-move', input, opts.json);
+      await show(input, opts.json);
     });
 }

@@ -6,7 +6,8 @@ import { parseOptions } from '../options';
 import { EdgeFlipOptions, edgeFlipInputFrom } from '../start/edge-flip-input';
 import { addEdgeFlipOptions } from '../start/edge-flip-options';
 import { addFleetOptions, FleetOptionsSchema, singleNode } from '../start/fleet-command';
-import { EXIT_CODES, printPlan } from './print-plan';
+import type { ShowPlan } from '../operator-kinds';
+import { EXIT_CODES } from './print-plan';
 
 const EdgeFlipPlanOptions = FleetOptionsSchema.extend({
   ...EdgeFlipOptions.shape,
@@ -16,7 +17,7 @@ const EdgeFlipPlanOptions = FleetOptionsSchema.extend({
 });
 
 /** `mesh runbook plan edge-flip`: the options of `start edge-flip`, a fleet's too. */
-export function registerPlanEdgeFlip(plan: Command): void {
+export function registerPlanEdgeFlip(plan: Command, show: ShowPlan): void {
   const edgeFlip = plan
     .command('edge-flip')
     .description(
@@ -35,6 +36,6 @@ export function registerPlanEdgeFlip(plan: Command): void {
     const node = singleNode(opts);
     if (node === undefined) return load.fleetPlan().printFleetPlan(opts, operator(opts.as), opts.json);
     const input = edgeFlipInputFrom({ ...opts, node }, operator(opts.as));
-    await printPlan('edge-flip', input, opts.json);
+    await show(input, opts.json);
   });
 }

@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { onUnknownSubcommand } from '../../unknown-command';
 import { kindList } from '../kinds';
 import { OPERATOR_KINDS, type OperatorRegistry } from '../operator-kinds';
+import { printPlan } from './print-plan';
 import { unknownPlanKind } from './unknown-kind';
 
 /** `mesh runbook plan <kind> ...`: the options of `start <kind>`; prints what the runbook would do, starts nothing. */
@@ -19,5 +20,6 @@ export function registerPlan(runbook: Command, registry: OperatorRegistry = OPER
       throw unknownPlanKind(kind, kinds);
     });
   onUnknownSubcommand(plan, (kind) => unknownPlanKind(kind, kinds));
-  for (const kind of registry) kind.registerPlan(plan);
+  for (const kind of registry)
+    kind.registerPlan(plan, (input, json) => printPlan(kind.descriptor.kind, input, json, registry));
 }

@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { UsageError } from '../../errors';
 import { closest, onUnknownSubcommand } from '../../unknown-command';
 import { kindList } from '../kinds';
+import { load } from '../lazy';
 import { OPERATOR_KINDS, type OperatorRegistry } from '../operator-kinds';
 
 /** `mesh runbook start <kind>`: one subcommand per kind in the registry. */
@@ -17,7 +18,8 @@ export function registerStart(runbook: Command, registry: OperatorRegistry = OPE
       throw unknownKind(kind, kinds);
     });
   onUnknownSubcommand(start, (kind) => unknownKind(kind, kinds));
-  for (const kind of registry) kind.registerStart(start);
+  for (const kind of registry)
+    kind.registerStart(start).addHelpText('after', () => `\n${load.plans().planHelp(kind.descriptor.plan)}`);
 }
 
 function unknownKind(kind: string | undefined, kinds: readonly string[]): UsageError {
