@@ -213,7 +213,7 @@ describe('mesh as a Unix tool', () => {
       [['local', 'nod', 'list'], 'mesh local has no command "nod".', 'Did you mean `mesh local node`?'],
       [
         ['runbook', 'start', 'edge-flp', '--help'],
-        'There is no runbook kind "edge-flp"; the kinds are edge-flip and data-path-move (this CLI starts edge-flip and data-path-move).',
+        'There is no runbook kind "edge-flp"; the kinds are edge-flip and data-path-move.',
         'Did you mean `mesh runbook start edge-flip`?',
       ],
     ];
