@@ -1,29 +1,24 @@
 import type { Client, WorkflowHandleWithFirstExecutionRunId } from '@temporalio/client';
-import type { dataPathMove, edgeFlip } from '../workflows';
+import type * as Workflows from '../workflows';
 import {
   QUEUE_MEMO,
   runbookWorkflowId,
   type PredictedVerdicts,
   type RunbookKind,
 } from '../workflows/contracts';
-import { renderPlan } from '../workflows/plans';
+import { KINDS } from '../workflows/kinds';
 import { MESH_KIND, MESH_MODULE, MESH_NODE, MESH_PHASE } from '../workflows/search-attributes';
 import { launchDescription } from './launch-description';
 import { withSignedStart, type StartSigner } from './sign-start';
 import { predictionAsMarkdown } from './plan/render-details';
 import type { PlanReport } from '../workflows/plan-report';
 
-/** A runbook workflow function the worker registers. */
-export type RunbookWorkflow = typeof edgeFlip | typeof dataPathMove;
-
-const KIND_OF: Record<RunbookWorkflow['name'], RunbookKind> = {
-  edgeFlip: 'edge-flip',
-  dataPathMove: 'data-path-move',
-};
+/** A runbook workflow function the worker registers: each kind's (workflows/kinds.ts). */
+export type RunbookWorkflow = (typeof Workflows)[(typeof KINDS)[number]['workflowType']];
 
 /** The kind of runbook a workflow function runs (`edgeFlip` → `edge-flip`). */
 export function runbookKindOf(workflow: RunbookWorkflow): RunbookKind {
-  const kind = KIND_OF[workflow.name as RunbookWorkflow['name']];
+  const kind = KINDS.find((descriptor) => descriptor.workflowType === workflow.name)?.kind;
   if (!kind) throw new TypeError(`${workflow.name} is not a runbook workflow`);
   return kind;
 }
@@ -78,7 +73,7 @@ export async function startRunbook<W extends RunbookWorkflow>(
     staticSummary: described.summary,
     staticDetails: [
       ...described.parameters,
-      renderPlan(kind),
+      described.plan,
       ...(options.prediction ? [predictionAsMarkdown(options.prediction)] : []),
     ].join('\n\n'),
     // Set at the start, so lists filter on them before the runbook's first workflow task upserts its own.

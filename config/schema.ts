@@ -2,12 +2,12 @@ import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { DockerEndpoint } from '../docker/endpoint-config';
 import { AbsolutePath, Name } from '../mesh/schemas';
-import { DECISION_POINTS } from '../workflows/plans';
 import { RunbookPolicy, SIGNED_MODES } from '../workflows/policy';
 import { parseAllowedSigners } from '../workflows/signing/allowed-signers';
 import { START } from '../workflows/signing/start-signature';
 import { PRODUCT_TIMING_LIMITS } from '../workflows/timing-limits';
 import { Duration } from './duration';
+import { fourEyesFile, knownGate } from './four-eyes';
 import { WebhookConfig } from './webhook';
 
 /** `host:port` as gRPC dials it (no scheme): `temporal.example.com:7233`, `10.0.0.5:7233`, `[::1]:7233`. */
@@ -99,11 +99,7 @@ const Reminders = z
     everyMs: every ?? everyMs,
   }));
 
-/** A gate the plans know: a misspelt one would silently leave the real gate without its rule. */
-const KnownGate = z.string().refine((gate) => DECISION_POINTS.includes(gate), {
-  error: (issue) =>
-    `"${String(issue.input)}" is no gate of any runbook; the gates are ${DECISION_POINTS.join(', ')}`,
-});
+const KnownGate = knownGate();
 
 /** A bound of the timings a runbook's input may set, as a person writes it: `3s`, `1m`, or 0. */
 const TimingBound = z.union([z.literal(0), Duration]);
@@ -137,7 +133,7 @@ export const PolicyFile = z
     approvers: z
       .record(z.union([z.literal('*'), KnownGate]), RunbookPolicy.shape.approvers.unwrap().valueType)
       .optional(),
-    fourEyes: z.array(KnownGate).optional(),
+    fourEyes: fourEyesFile().optional(),
     reminders: Reminders.optional(),
     stalledAfter: Duration.optional(),
     stalledAfterMs: z.number().int().positive().optional(),

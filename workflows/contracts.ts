@@ -1,7 +1,7 @@
 import type { QueryDefinition, SignalDefinition, UpdateDefinition } from '@temporalio/common';
 import { ApplicationFailure } from '@temporalio/common/lib/failure';
 import { z } from 'zod';
-import { AbsolutePath, Name, UpgradePolicy } from '../mesh/schemas';
+import { Name } from '../mesh/schemas';
 import { firstIssueText } from '../mesh/zod-issue';
 import { VerdictKind } from './verdict';
 
@@ -82,155 +82,11 @@ export function runbookWorkflowId(node: string): string {
   return `runbook-${node}`;
 }
 
-export const RUNBOOK_KINDS = ['edge-flip', 'data-path-move'] as const;
-export const RunbookKind = z.enum(RUNBOOK_KINDS);
-export type RunbookKind = z.infer<typeof RunbookKind>;
-
-const HostName = z
-  .string()
-  .regex(
-    /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$/i,
-    'not a host name',
-  );
-const HttpAddress = z
-  .string()
-  .regex(/^https?:\/\/[^/\s]+$/, 'an address like http://127.0.0.1:8080 (scheme, host and port, no path)')
-  .refine((address) => {
-    const port = /:(\d+)$/.exec(address)?.[1];
-    return port === undefined || (Number(port) >= 1 && Number(port) <= 65535);
-  }, 'its port must be 1 to 65535');
-
-/** An HTTP header name (an RFC 9110 token), e.g. X-Served-By. */
-export const HeaderName = z
-  .string()
-  .max(100)
-  .regex(/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/, 'an HTTP header name, e.g. X-Served-By');
-
-/** How long a runbook waits for mesh and containers before it asks the operator; tests shorten them. */
-export const Timings = z.strictObject({
-  applyReportMs: z.number().int().positive().default(60_000),
-  healthDeadlineMs: z.number().int().positive().default(60_000),
-  stabilityWindowMs: z.number().int().min(0).default(3_000),
-  recheckEveryMs: z.number().int().positive().default(2_000),
-  probeDeadlineMs: z.number().int().positive().default(30_000),
-  /**
-   * After the predecessor stopped, how long probe-public waits for anything to take the public port: a
-   * successor that has not bound it by then (every connection refused) will not, and the flip rolls back.
-   */
-  publicBindMs: z.number().int().positive().default(3_000),
-  /** A runbook waiting for its locks asks the keeper again after this, doubling (workflows/runbook/locks.ts). */
-  lockAskAgainMs: z.number().int().positive().default(60_000),
-});
-export type Timings = z.infer<typeof Timings>;
-
-/** Gate name → the verdict the plan predicted for it (`ok`, `held`, `drift`, `unrecreated-volume`). */
-export const PredictedVerdicts = z.record(z.string().max(64), z.string().max(64));
-export type PredictedVerdicts = z.infer<typeof PredictedVerdicts>;
-
-/** An approval given once for a fleet's later nodes: where it was given, by whom, when, on what evidence. */
-export const FleetApproval = z.strictObject({
-  /** The runbook it was given at: the fleet's (approve-waves) or the canary's (approve-stop-predecessor). */
-  runbook: z.string().min(1),
-  gate: z.string().min(1),
-  by: z.string().min(1),
-  at: z.string().min(1),
-  evidence: z.string().min(1),
-  /** The approval's SSH signature, when signed: a node checks its key still signs for `by`. */
-  signature: z.string().optional(),
-});
-export type FleetApproval = z.infer<typeof FleetApproval>;
-
-/** A start signed by its starter's SSH key (workflows/signing/start-signature.ts): over kind, node, module, input. */
-export const SignedStart = z.strictObject({
-  signature: z.string().min(1).max(4_000),
-  signedAt: z.string().min(1).max(64),
-});
-
-export const EdgeFlipInput = z
-  .strictObject({
-    node: Name,
-    /** The successor edge module. */
-    module: Name,
-    /** The edge module serving the public names now. */
-    predecessor: Name,
-    publicNames: z.array(HostName).min(1),
-    /** Where the node serves its public names (the predecessor now, the successor after the flip). */
-    publicAddress: HttpAddress,
-    /** Where the successor answers before the flip, to verify it before the predecessor stops. */
-    successorAddress: HttpAddress,
-    expectStatus: z.number().int().min(100).max(599).default(200),
-    /** Text only the successor's answers contain, so a probe cannot mistake the predecessor for it. */
-    successorMarker: z.string().min(1, 'must not be empty').optional(),
-    /** Text only the predecessor's answers contain, so a rollback knows the predecessor answers again. */
-    predecessorMarker: z.string().min(1, 'must not be empty').optional(),
-    /**
-     * The answer header whose value names the node that answered (e.g. X-Served-By): every probe then
-     * fails an answer from any other node. Absent: runbooks started before it, and probes that tell the
-     * node by its markers.
-     */
-    nodeHeader: HeaderName.optional(),
-    startedBy: z.string().min(1),
-    timings: Timings.default(Timings.parse({})),
-    /** Each gate's verdict as `mesh runbook plan` predicted it at the start; a gate that differs says so. */
-    predicted: PredictedVerdicts.optional(),
-    /** A fleet's approval this node may stop its predecessor on, when its gates were ok at first look. */
-    fleetApproval: FleetApproval.optional(),
-    signedStart: SignedStart.optional(),
-  })
-  .refine((i) => i.successorAddress !== i.publicAddress, {
-    path: ['successorAddress'],
-    message: "must differ from publicAddress, or the predecessor would pass the successor's probe",
-  });
-export type EdgeFlipInput = z.infer<typeof EdgeFlipInput>;
-export type EdgeFlipInputArg = z.input<typeof EdgeFlipInput>;
-
-/**
- * What a fleet tells one node's data-path move: the fleet froze the module's policy (it was `policy`) and
- * restores it after its last node; the spec may already mount B (an earlier node switched it). Only the
- * node that runs first (`revertible`) may put the spec back on A: after it, other nodes run on B.
- */
-export const DataPathMoveFleetPart = z.strictObject({
-  fleet: z.string().min(1),
-  policy: UpgradePolicy,
-  revertible: z.boolean(),
-});
-export type DataPathMoveFleetPart = z.infer<typeof DataPathMoveFleetPart>;
-
-export const DataPathMoveInput = z
-  .strictObject({
-    node: Name,
-    /**
-     * Every node the module is assigned to, when more than one: the spec and policy are fleet-wide, so the move
-     * changes them all and moves each node's data. Empty: `node` alone (preflight refuses if there are more).
-     */
-    nodes: z.array(Name).default([]),
-    module: Name,
-    /** The host path the module's data lives on now (A). */
-    from: AbsolutePath,
-    /** The host path it moves to (B). */
-    to: AbsolutePath,
-    /** The containers expected to mount A; preflight refuses when the spec says otherwise. Empty: whatever mounts A. */
-    containers: z.array(Name).default([]),
-    startedBy: z.string().min(1),
-    timings: Timings.default(Timings.parse({})),
-    /** Each gate's verdict as `mesh runbook plan` predicted it at the start; a gate that differs says so. */
-    predicted: PredictedVerdicts.optional(),
-    /** Present when a fleet runs this node's move (workflows/data-path-move-fleet.ts). */
-    fleet: DataPathMoveFleetPart.optional(),
-    /** The approval this node may remove its old data on, when its gates are ok at first look (a fleet's). */
-    fleetApproval: FleetApproval.optional(),
-    signedStart: SignedStart.optional(),
-  })
-  .refine((i) => i.fleet === undefined || i.nodes.length === 0, {
-    path: ['nodes'],
-    message: "a fleet's node moves its own data only",
-  })
-  .refine((i) => i.nodes.length === 0 || i.nodes.includes(i.node), {
-    path: ['nodes'],
-    message: "must include the runbook's own node",
-  });
-export type DataPathMoveInput = z.infer<typeof DataPathMoveInput>;
-export type DataPathMoveInputArg = z.input<typeof DataPathMoveInput>;
+import { RunbookKind } from './kinds';
+export { RUNBOOK_KINDS, RunbookKind } from './kinds';
+export { FleetApproval, HeaderName, PredictedVerdicts, SignedStart, Timings } from './input-parts';
+export { EdgeFlipInput, type EdgeFlipInputArg } from './edge-flip-input';
+export { DataPathMoveFleetPart, DataPathMoveInput, type DataPathMoveInputArg } from './data-path-move-input';
 
 export const PHASES = ['running', 'waiting', 'completed', 'rolled-back', 'aborted', 'failed'] as const;
 export const Phase = z.enum(PHASES);

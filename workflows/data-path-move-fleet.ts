@@ -7,6 +7,7 @@ import {
   DataPathMoveFleetInput,
   type DataPathMoveFleetInputArg,
 } from './fleet/contracts';
+import { moveFleetLocks } from './data-path-move-kind';
 import { runFleet } from './fleet/run';
 import { act, routeNodeWorkToNodes } from './runbook/activities';
 import { refuse } from './runbook/failures';
@@ -52,12 +53,7 @@ export async function dataPathMoveFleet(rawInput: DataPathMoveFleetInputArg): Pr
         },
       }),
       begin: async (progress) => {
-        await takeLocks(
-          locks,
-          { nodes: [], modules: [module], what: `data-path-move fleet of ${module}` },
-          progress,
-          first?.timings ?? Timings.parse({}),
-        );
+        await takeLocks(locks, moveFleetLocks({ module }), progress, first?.timings ?? Timings.parse({}));
         if (policyBefore !== undefined) return undefined;
         const began = await preflightAndFreeze(progress);
         policyBefore = began.policy;

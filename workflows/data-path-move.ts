@@ -1,6 +1,7 @@
 import { ApplicationFailure, CancellationScope, deprecatePatch, patched, uuid4 } from '@temporalio/workflow';
 import type { PathUser } from '../activities/docker/containers-using-path';
 import type { ModuleSpec } from '../mesh/schemas';
+import { DATA_PATH_MOVE_KIND } from './data-path-move-kind';
 import { DATA_PATH_MOVE } from './data-path-move-plan';
 import {
   DataPathMoveInput,
@@ -60,12 +61,7 @@ export async function dataPathMove(rawInput: DataPathMoveInputArg): Promise<Runb
       : all.map((r, i) => `${nodes[i]}: ${line(r)}`).join('; ');
   const memory = new ContainerMemory(patched(MEMORY_PER_NODE));
 
-  // A fleet's node: the fleet holds the module's lock (and its policy) for all its nodes.
-  const touches = {
-    nodes,
-    modules: fleet ? [] : [module],
-    what: `data-path-move of ${module} on ${nodes.join(', ')}${fleet ? ` for ${fleet.fleet}` : ''}`,
-  };
+  const touches = DATA_PATH_MOVE_KIND.locks(input);
   return openRunbook(DATA_PATH_MOVE, { ...input, touches, raw: rawInput }, async (rb) => {
     // An abort waits for a cancelled copy, verify or catch-up at most the policy's grace, then undoes around it.
     const hung = patched(UNDO_PASSES_HUNG_WORK)

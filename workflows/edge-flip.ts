@@ -1,4 +1,5 @@
 import { ApplicationFailure, deprecatePatch, patched } from '@temporalio/workflow';
+import { EDGE_FLIP_KIND } from './edge-flip-kind';
 import { EDGE_FLIP } from './edge-flip-plan';
 import { EdgeFlipInput, FAILURE, parseInput, type EdgeFlipInputArg, type RunbookStatus } from './contracts';
 import { act, undoAct } from './runbook/activities';
@@ -55,12 +56,7 @@ export async function edgeFlip(rawInput: EdgeFlipInputArg): Promise<RunbookStatu
     'accept-restarts': async () => memory.acceptRestarts(),
   });
 
-  const touches = {
-    nodes: [node],
-    modules: [],
-    reads: [module, predecessor],
-    what: `edge-flip ${predecessor} → ${module} on ${node}`,
-  };
+  const touches = EDGE_FLIP_KIND.locks(input);
   /** The predecessor's containers that served at preflight: what restart-predecessor must find to start. */
   let predecessorServedBy: string[] = [];
   return openRunbook(EDGE_FLIP, { ...input, touches, raw: rawInput }, async (rb) => {

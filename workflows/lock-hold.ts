@@ -52,9 +52,6 @@ export const lockStateQuery = { type: 'query', name: 'lockState' } as QueryDefin
 /** As the workflow SDK's `defineQuery` writes it; every runbook answers it (workflows/runbook/locks.ts). */
 export const lockHoldQuery = { type: 'query', name: 'lockHold' } as QueryDefinition<LockHold>;
 
-/** The workflow types that ask for locks (the runbooks' functions' names; a unit test holds them equal). */
-export const LOCKING_WORKFLOW_TYPES = ['edgeFlip', 'dataPathMove'] as const;
-
 /** How a run stands with its locks, as the keeper checks it before it believes a release or an end. */
 export type LockHoldCheck = LockHoldState | 'ended' | 'unknown';
 

@@ -1,7 +1,7 @@
 import { getClient } from '@temporalio/activity';
 import { WorkflowNotFoundError } from '@temporalio/client';
+import { KINDS, lockingWorkflowTypes, type KindRegistry } from '../../workflows/kinds';
 import {
-  LOCKING_WORKFLOW_TYPES,
   lockHoldQuery,
   lockStateQuery,
   same,
@@ -17,8 +17,17 @@ const GRANT_SETTLES_TRIES = 20;
 
 const quoted = (value: string) => `'${value.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
 
+/**
+ * The visibility query for every open run on `taskQueue` that may hold or ask for locks: each kind's
+ * runbook and each fleet that holds locks of its own, as the registry says.
+ */
+export function lockHoldsQuery(taskQueue: string, registry: KindRegistry = KINDS): string {
+  const types = lockingWorkflowTypes(registry).map(quoted).join(', ');
+  return `ExecutionStatus = 'Running' AND TaskQueue = ${quoted(taskQueue)} AND WorkflowType IN (${types})`;
+}
+
 /** What runbooks say about their locks, asked through the worker's own Temporal client (workflows/lock.ts). */
-export function createLockHoldActivities() {
+export function createLockHoldActivities(registry: KindRegistry = KINDS) {
   return {
     /**
      * How a run stands with its locks, in its own words: ended when Temporal says it closed (or forgot it),
@@ -65,8 +74,7 @@ export function createLockHoldActivities() {
      */
     async lockHoldsOn(input: { taskQueue: string; keeper: string }): Promise<FoundHold[]> {
       const client = getClient();
-      const types = LOCKING_WORKFLOW_TYPES.map(quoted).join(', ');
-      const query = `ExecutionStatus = 'Running' AND TaskQueue = ${quoted(input.taskQueue)} AND WorkflowType IN (${types})`;
+      const query = lockHoldsQuery(input.taskQueue, registry);
       const found: FoundHold[] = [];
       for await (const run of client.workflow.list({ query })) {
         heartbeat();

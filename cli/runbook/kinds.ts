@@ -1,34 +1,20 @@
 import { userInfo } from 'node:os';
-import { RUNBOOK_KINDS, runbookWorkflowId, type RunbookKind } from '../../workflows/contracts';
-import { FLEET_WORKFLOW_TYPES } from '../../workflows/fleet/contracts';
+import { runbookWorkflowId } from '../../workflows/contracts';
+import {
+  KINDS,
+  kindOfWorkflowType,
+  RUNBOOK_KINDS,
+  runbookWorkflowTypes,
+  type KindRegistry,
+} from '../../workflows/kinds';
 import { Name } from '../../mesh/schemas';
 import { UsageError } from '../errors';
 
-type CamelCase<S extends string> = S extends `${infer Head}-${infer Tail}`
-  ? `${Head}${Capitalize<CamelCase<Tail>>}`
-  : S;
-
-/** A kind's workflow type is the workflow function's name: the kind in camelCase (edge-flip → edgeFlip). */
-export function workflowTypeOf<K extends RunbookKind>(kind: K): CamelCase<K> {
-  return kind.replace(/-([a-z])/g, (_, letter: string) => letter.toUpperCase()) as CamelCase<K>;
-}
-
-/** The kind of runbook a workflow type runs: its own, or for a fleet the kind each of its nodes runs. */
-export function kindOfWorkflowType(type: string): RunbookKind | undefined {
-  return (
-    RUNBOOK_KINDS.find((kind) => workflowTypeOf(kind) === type) ??
-    (FLEET_WORKFLOW_TYPES as Record<string, RunbookKind>)[type]
-  );
-}
-
-/** Every workflow type that is a runbook: each kind's, and each fleet's. */
-export function runbookWorkflowTypes(): string[] {
-  return [...RUNBOOK_KINDS.map(workflowTypeOf), ...Object.keys(FLEET_WORKFLOW_TYPES)];
-}
+export { kindOfWorkflowType, runbookWorkflowTypes };
 
 /** The visibility query for every runbook on one task queue. */
-export function runbooksQuery(taskQueue: string): string {
-  const types = runbookWorkflowTypes()
+export function runbooksQuery(taskQueue: string, registry: KindRegistry = KINDS): string {
+  const types = runbookWorkflowTypes(registry)
     .map((type) => `'${type}'`)
     .join(', ');
   return `WorkflowType IN (${types}) AND TaskQueue = '${taskQueue.replace(/'/g, "\\'")}'`;
@@ -56,6 +42,7 @@ export function operator(as: string | undefined): string {
   }
 }
 
-export function kindList(kinds: readonly string[] = RUNBOOK_KINDS): string {
-  return kinds.length <= 1 ? kinds.join('') : `${kinds.slice(0, -1).join(', ')} and ${kinds.at(-1)}`;
+/** `edge-flip and data-path-move`: the kinds as a sentence names them. */
+export function kindList(kinds: readonly string[] = RUNBOOK_KINDS, and = 'and'): string {
+  return kinds.length <= 1 ? kinds.join('') : `${kinds.slice(0, -1).join(', ')} ${and} ${kinds.at(-1)}`;
 }

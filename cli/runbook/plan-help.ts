@@ -1,10 +1,9 @@
-import type { RunbookKind } from '../../workflows/contracts';
 import { PLANS } from '../../workflows/plans';
-import { decisionsAsText, planAsText } from '../../workflows/runbook/plan';
+import { decisionsAsText, planAsText, type RunbookPlan } from '../../workflows/runbook/plan';
 
 /** `start <kind> --help`: the runbook's plan, from the same constant the runbook runs. */
-export function planHelp(kind: RunbookKind): string {
-  return planAsText(PLANS[kind]);
+export function planHelp(plan: RunbookPlan): string {
+  return planAsText(plan);
 }
 
 /** `decide --help`: every gate and approval of every runbook, with the actions it offers. */

@@ -199,7 +199,11 @@ describe('mesh as a Unix tool', () => {
         'Its commands: plan, start, watch, status, history, list, approve, decide, pause, resume, sign, abort, clear, worker, dev, demo; see `mesh runbook --help`.',
       ],
       [['runbook', 'plna'], 'mesh runbook has no command "plna".', 'Did you mean `mesh runbook plan`?'],
-      [['plna'], 'mesh has no command "plna".', 'Its commands: config, completion, local, runbook; see `mesh --help`.'],
+      [
+        ['plna'],
+        'mesh has no command "plna".',
+        'Its commands: config, completion, local, runbook; see `mesh --help`.',
+      ],
       [
         ['runbook', 'stauts', '--help'],
         'mesh runbook has no command "stauts".',
@@ -213,7 +217,7 @@ describe('mesh as a Unix tool', () => {
       [['local', 'nod', 'list'], 'mesh local has no command "nod".', 'Did you mean `mesh local node`?'],
       [
         ['runbook', 'start', 'edge-flp', '--help'],
-        'There is no runbook kind "edge-flp"; the kinds are edge-flip and data-path-move (this CLI starts edge-flip and data-path-move).',
+        'There is no runbook kind "edge-flp"; the kinds are edge-flip and data-path-move.',
         'Did you mean `mesh runbook start edge-flip`?',
       ],
     ];

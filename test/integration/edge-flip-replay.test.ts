@@ -15,6 +15,7 @@ import {
 } from '../../workflows/contracts';
 import { fleetWorkflowId, type EdgeFlipFleetInputArg } from '../../workflows/fleet/contracts';
 import { revisionOf } from '../support/history-revision';
+import { replayList } from '../support/replay-list';
 
 /**
  * Histories recorded by scripts/record-histories.ts (real runs on a dev server), replayed against the
@@ -347,6 +348,11 @@ describe('the runbooks replay their committed histories', () => {
     const before = 'edge-flip-happy.before-parallel-reads.json';
     assert.equal(together(before, preflight), 3, 'recorded one by one');
     assert.equal(together(before, gateClean, 'end'), 2, 'recorded one after the other');
+  });
+
+  it('every kind and fleet form in the registry has a committed recording', () => {
+    const unrecorded = replayList().filter((entry) => entry.recordings.length === 0);
+    assert.deepEqual(unrecorded, [], 'record one with scripts/record-histories.ts');
   });
 
   it('a workflow with one step added before preflight fails replay with a DeterminismViolationError', async () => {

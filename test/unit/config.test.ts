@@ -114,7 +114,10 @@ describe('the mesh config file and its environment overrides', () => {
   });
 
   it('lets MESH_ADAPTER, MESH_LOCAL_STATE, MESH_COMMAND_CONFIG and MESH_DOCKER_ENDPOINTS override the file', async () => {
-    const commandConfig = await file('command.json', JSON.stringify({ command: '/opt/mesh-controller/bin/mesh' }));
+    const commandConfig = await file(
+      'command.json',
+      JSON.stringify({ command: '/opt/mesh-controller/bin/mesh' }),
+    );
     const endpoints = await file(
       'endpoints.json',
       JSON.stringify({ nodes: { edge2: { socket: '/run/env.sock' } } }),
@@ -159,6 +162,12 @@ describe('the mesh config file and its environment overrides', () => {
     const deps = depsFromConfig(loadConfig({ file: meshFile, env: { MESH_LOCAL_STATE: '/tmp/x' } }));
     assert.deepEqual(deps.policy?.reminders, { afterMs: 90_000, everyMs: 60_000 });
     assert.deepEqual(deps.policy?.fourEyes, []);
+    const byKind = await file('by-kind.yaml', 'policy: { fourEyes: { edge-flip: [] } }\n');
+    assert.deepEqual(
+      depsFromConfig(loadConfig({ file: byKind, env: { MESH_LOCAL_STATE: '/tmp/x' } })).policy?.fourEyes,
+      ['approve-remove-old-data'],
+      'four eyes off on edge flips, a kind not named keeps its own',
+    );
     assert.equal(
       deps.notifier?.describe.includes('aZ9bY8cX7dW6eV5fU4gT3hS2'),
       false,
@@ -190,6 +199,18 @@ describe('the mesh config file and its environment overrides', () => {
       [
         'policy: { fourEyes: [aprove-stop-predecessor] }\n',
         /invalid at policy\.fourEyes\.0: "aprove-stop-predecessor" is no gate of any runbook; the gates are locks, /,
+      ],
+      [
+        'policy: { fourEyes: [approve-stop-predecessor] }\n',
+        /invalid at policy\.fourEyes: the list names no gate of data-path-move, whose approve-remove-old-data is four-eyes by default; name the kinds instead, as in \{ data-path-move: \[approve-remove-old-data\] \}/,
+      ],
+      [
+        'policy: { fourEyes: { edge-fip: [approve-stop-predecessor] } }\n',
+        /invalid at policy\.fourEyes\.edge-fip: there is no runbook kind "edge-fip"; the kinds are edge-flip, data-path-move/,
+      ],
+      [
+        'policy: { fourEyes: { edge-flip: [approve-remove-old-data] } }\n',
+        /invalid at policy\.fourEyes\.edge-flip\.0: "approve-remove-old-data" is no gate of edge-flip/,
       ],
       [
         'policy: { approvers: { gate-aply: [alice] } }\n',

@@ -1,6 +1,7 @@
 import type { SignalDefinition } from '@temporalio/common';
 import { z } from 'zod';
 import { AbsolutePath, Name, UpgradePolicy } from '../../mesh/schemas';
+import { KINDS } from '../kinds';
 import {
   DataPathMoveInput,
   EdgeFlipInput,
@@ -186,7 +187,6 @@ export const childReportSignal = { type: 'signal', name: 'childReport' } as Sign
 export const FLEET_ACTIONS = ['continue', 'abort'] as const;
 
 /** Each fleet's workflow type (its workflow function's name) and the kind of runbook its nodes run. */
-export const FLEET_WORKFLOW_TYPES = {
-  edgeFlipFleet: 'edge-flip',
-  dataPathMoveFleet: 'data-path-move',
-} as const satisfies Record<string, RunbookKind>;
+export const FLEET_WORKFLOW_TYPES: Readonly<Record<string, RunbookKind>> = Object.fromEntries(
+  KINDS.flatMap((d) => (d.fleet ? [[d.fleet.workflowType, d.kind]] : [])),
+);

@@ -1,3 +1,4 @@
+import type { z } from 'zod';
 import {
   ApplicationFailure,
   CancellationScope,
@@ -9,20 +10,15 @@ import {
   startChild,
   WorkflowIdReusePolicy,
 } from '@temporalio/workflow';
-import { launchDescription } from '../../client/launch-description';
 import {
   FAILURE,
   QUEUE_MEMO,
   runbookWorkflowId,
-  type DataPathMoveInput,
-  type EdgeFlipInput,
   type Phase,
   type RunbookStatus,
   type Waiting,
 } from '../contracts';
-import { dataPathMove } from '../data-path-move';
-import { edgeFlip } from '../edge-flip';
-import { renderPlan } from '../plans';
+import { kindNamed, launchDescription, type KindOf, type RunbookKind } from '../kinds';
 import { failureMessage } from '../runbook/failures';
 import type { Progress } from '../runbook/progress';
 import { runbookQueue } from '../runbook/queue';
@@ -32,8 +28,9 @@ import { childReportSignal, type ChildReport, type FleetNodeEnd } from './contra
 type Ended = Exclude<Phase, 'running' | 'waiting'>;
 
 /** One node's runbook as its fleet starts it: the kind and that kind's input for the node. */
-export type FleetChild =
-  { kind: 'edge-flip'; input: EdgeFlipInput } | { kind: 'data-path-move'; input: DataPathMoveInput };
+export type FleetChild = {
+  [K in RunbookKind]: { kind: K; input: z.output<KindOf<K>['input']> };
+}[RunbookKind];
 
 /** Names as one line an operator reads: every one of a few, the first and last of many and how many. */
 export function namesLine(names: readonly string[], most = 10): string {
@@ -199,9 +196,11 @@ export class FleetNodes {
 
 /** The node's runbook as a child; its result, whatever the kind, is the node's final status. */
 async function startNodeRunbook(runbook: FleetChild): Promise<{ result(): Promise<RunbookStatus> }> {
-  if (runbook.kind === 'edge-flip')
-    return startChild(edgeFlip, { ...childOptions(runbook), args: [runbook.input] });
-  return startChild(dataPathMove, { ...childOptions(runbook), args: [runbook.input] });
+  const { workflowType } = kindNamed(runbook.kind);
+  return startChild<(input: unknown) => Promise<RunbookStatus>>(workflowType, {
+    ...childOptions(runbook),
+    args: [runbook.input],
+  });
 }
 
 /** The child runs as a single start would: the node's id, the same summary, details and search attributes. */
@@ -212,7 +211,7 @@ function childOptions({ kind, input }: FleetChild) {
     workflowIdReusePolicy: WorkflowIdReusePolicy.ALLOW_DUPLICATE,
     memo: { [QUEUE_MEMO]: runbookQueue() },
     staticSummary: described.summary,
-    staticDetails: `${described.parameters.join('\n\n')}\n\n${renderPlan(kind)}`,
+    staticDetails: `${described.parameters.join('\n\n')}\n\n${described.plan}`,
     typedSearchAttributes: [
       { key: MESH_NODE, value: input.node },
       { key: MESH_MODULE, value: input.module },

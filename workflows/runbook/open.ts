@@ -13,6 +13,7 @@ import {
   statusQuery,
   Timings,
   type PredictedVerdicts,
+  type RunbookKind,
   type RunbookStatus,
 } from '../contracts';
 import { logContext } from '../interceptors';
@@ -70,7 +71,7 @@ export interface RunbookIdentity {
   raw?: object;
 }
 
-export async function openRunbook<P extends RunbookPlan>(
+export async function openRunbook<P extends RunbookPlan & { readonly kind: RunbookKind }>(
   plan: P,
   identity: RunbookIdentity,
   script: (rb: Runbook<P>) => Promise<RunbookStatus>,

@@ -1,5 +1,3 @@
-import type { RunbookKind } from '../contracts';
-
 export type StepKind = 'action' | 'gate' | 'approval';
 
 /** A step of a runbook's plan: what it does, when it waits and what it offers then, what undoes it. */
@@ -21,7 +19,8 @@ export interface PlannedStep {
 }
 
 export interface RunbookPlan {
-  readonly kind: RunbookKind;
+  /** The kind's name (workflows/kinds.ts). */
+  readonly kind: string;
   /** What the runbook is for, in one line. */
   readonly purpose: string;
   readonly steps: readonly PlannedStep[];

@@ -1,10 +1,10 @@
 import { join } from 'node:path';
 import { hostRootFromMesh } from '../../../activities';
-import { makePlan, planAsLines, planReaderFrom } from '../../../client/plan';
+import { planAsLines, planReaderFrom } from '../../../client/plan';
 import { DockerEngine } from '../../../docker/engine';
 import type { LocalMesh } from '../../../mesh/local';
-import { DataPathMoveInput, EdgeFlipInput } from '../../../workflows/contracts';
 import { printLine } from '../../output';
+import { plannerOf } from '../plan/run-plan';
 import type { DemoKind } from './settings';
 import { say } from './story';
 
@@ -19,12 +19,7 @@ export async function showDemoPlan(mesh: LocalMesh, kind: DemoKind, input: unkno
     hostRootOf: hostRootFromMesh(mesh),
     stateDir: join(stateDir, 'runbook'),
   });
-  const plan = await makePlan(
-    reader,
-    kind === 'edge-flip'
-      ? { kind, input: EdgeFlipInput.parse(input) }
-      : { kind, input: DataPathMoveInput.parse(input) },
-  );
+  const plan = await plannerOf(kind, input)(reader);
   say(`what \`mesh runbook plan ${kind}\` predicts before the runbook starts:`);
   for (const line of planAsLines(plan)) printLine(`  ${line}`);
 }

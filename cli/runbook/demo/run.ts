@@ -6,10 +6,9 @@ import { runbookWorkflowId } from '../../../workflows/contracts';
 import { UsageError } from '../../errors';
 import { shellWord } from '../../output';
 import { withClient } from '../client';
+import { operatorKind } from '../operator-kinds';
 import { followAndDecide, type DemoSession } from './answer';
-import { dataPathMoveDemo } from './data-path-move';
 import { startDev } from './dev';
-import { edgeFlipDemo } from './edge-flip';
 import { showDemoPlan } from './plan';
 import { readDemoRecord, writeDemoRecord } from './record';
 import { resetDemoState } from './reset';
@@ -18,10 +17,13 @@ import { demoContainers, leftBehindLines, resetCommand } from './left-behind';
 import { say, UNSIGNED_HERE, type DemoStory } from './story';
 import { fleetDemoNodes, followFleet, startFleetDemo } from './fleet';
 
-const STORIES: Record<Exclude<DemoKind, 'fleet'>, DemoStory> = {
-  'edge-flip': edgeFlipDemo,
-  'data-path-move': dataPathMoveDemo,
-};
+/** The demo story of a kind (cli/runbook/operator-kinds); `fleet` has its own run. */
+function storyOf(kind: DemoKind): DemoStory {
+  const story = operatorKind(kind)?.demo?.();
+  if (!story)
+    throw new UsageError(`There is no demo of ${kind}.`, 'See the demos with `mesh runbook demo --help`.');
+  return story;
+}
 
 const IP = '127.0.0.1';
 const DEMO_TASK_QUEUE = 'mesh-runbook-demo';
@@ -29,7 +31,7 @@ const DEMO_TASK_QUEUE = 'mesh-runbook-demo';
 /** A fresh demo: its state reset, `mesh runbook dev` on it, the incident seeded, its runbook started. */
 export async function runDemo(settings: DemoSettings): Promise<void> {
   if (settings.kind === 'fleet') return runFleetDemo(settings);
-  const story = STORIES[settings.kind ?? 'edge-flip'];
+  const story = storyOf(settings.kind ?? 'edge-flip');
   const stateDir = resolve(settings.stateDir);
   const node = settings.node ?? story.defaultNode;
   await resetDemoState(stateDir, localStateOf(stateDir), node);
@@ -63,7 +65,7 @@ export async function resumeDemo(settings: DemoSettings): Promise<void> {
     );
   const stateDir = resolve(settings.stateDir);
   const record = await readDemoRecord(stateDir);
-  const runbook = STORIES[record.kind].reopen(record.input);
+  const runbook = storyOf(record.kind).reopen(record.input);
   const asked = [settings.kind ?? record.kind, settings.node ?? runbook.node];
   if (asked[0] !== record.kind || asked[1] !== runbook.node) {
     throw new UsageError(

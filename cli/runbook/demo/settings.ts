@@ -1,17 +1,24 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { z } from 'zod';
+import { OPERATOR_KINDS } from '../operator-kinds';
 import { Port } from '../options';
 
 export const DEMO_STATE_DIR = join(homedir(), '.local', 'state', 'mesh', 'demo');
-export const DEMO_KINDS = ['edge-flip', 'data-path-move', 'fleet'] as const;
-export type DemoKind = (typeof DEMO_KINDS)[number];
-export const isDemoKind = (kind: string): kind is DemoKind =>
-  (DEMO_KINDS as readonly string[]).includes(kind);
+/** Every kind with a demo story of its own (cli/runbook/operator-kinds), and the edge-flip fleet's. */
+export const DEMO_KINDS: readonly string[] = [
+  ...OPERATOR_KINDS.flatMap((kind) => (kind.demo ? [kind.descriptor.kind] : [])),
+  'fleet',
+];
+export type DemoKind = string;
+export const isDemoKind = (kind: string): kind is DemoKind => DEMO_KINDS.includes(kind);
 
 /** `mesh runbook demo`'s argument and options. */
 export const DemoSettings = z.object({
-  kind: z.enum(DEMO_KINDS).optional(),
+  kind: z
+    .string()
+    .refine(isDemoKind, { error: `the demos are ${DEMO_KINDS.join(', ')}` })
+    .optional(),
   yes: z.boolean().default(false),
   stateDir: z.string().min(1).default(DEMO_STATE_DIR),
   node: z

@@ -11,7 +11,7 @@ import { colour, printJson, printLine } from '../../output';
 import { forTerminal } from '../../terminal-text';
 import type { RunbookReader } from '../client';
 import { isTerminal, phaseOfClosed } from '../exit-codes';
-import { kindOfWorkflowType } from '../kinds';
+import { KINDS, kindOfWorkflowType, type KindRegistry } from '../../../workflows/kinds';
 import { load } from '../lazy';
 import { listQuery, type ListFilters } from './query';
 import { listRevisions } from './revisions';
@@ -146,7 +146,7 @@ export function clearedLine(clearance: Clearance): string {
 }
 
 /** A row from what the visibility store holds: the runbook's own search attributes, Temporal's status. */
-export function rowOf(info: RunInfo): RunbookRow {
+export function rowOf(info: RunInfo, registry: KindRegistry = KINDS): RunbookRow {
   const attribute = (key: { name: string }) => {
     const value = info.searchAttributes[key.name];
     return typeof value === 'string' ? value : undefined;
@@ -164,7 +164,7 @@ export function rowOf(info: RunInfo): RunbookRow {
   const waitingOn = closed ? undefined : attribute(MESH_WAITING_ON);
   return {
     id: info.workflowId,
-    kind: attribute(MESH_KIND) ?? kindOfWorkflowType(info.type) ?? info.type,
+    kind: attribute(MESH_KIND) ?? kindOfWorkflowType(info.type, registry) ?? info.type,
     node,
     type: info.type,
     status: info.status,

@@ -2,7 +2,7 @@ import type { Phase } from '../../../workflows/contracts';
 import { MESH_NODE, MESH_PHASE, WAITING_QUERY } from '../../../workflows/search-attributes';
 import { CLEARANCE_TYPE } from '../../../client/clearance-names';
 import { NODE_MARK_TYPE } from '../../../workflows/node-mark-contracts';
-import { runbookWorkflowTypes } from '../kinds';
+import { KINDS, runbookWorkflowTypes, type KindRegistry } from '../../../workflows/kinds';
 import { visibilityString } from '../../../client/visibility-string';
 
 export interface ListFilters {
@@ -28,16 +28,16 @@ function phaseClause(phase: Phase): string {
  * Every run under a node's runbook id on one task queue: its runbooks and its clearances, and the nodes'
  * open marks (a node left by a runbook that did not end cleanly is listed even after that run is gone).
  */
-export function nodeRunsQuery(taskQueue: string): string {
-  const types = [...runbookWorkflowTypes(), CLEARANCE_TYPE].map((type) => `'${type}'`).join(', ');
+export function nodeRunsQuery(taskQueue: string, registry: KindRegistry = KINDS): string {
+  const types = [...runbookWorkflowTypes(registry), CLEARANCE_TYPE].map((type) => `'${type}'`).join(', ');
   const openMarks = `(WorkflowType = '${NODE_MARK_TYPE}' AND ExecutionStatus = 'Running')`;
   return `(WorkflowType IN (${types}) OR ${openMarks}) AND TaskQueue = ${visibilityString(taskQueue)}`;
 }
 
 /** The visibility query for `mesh runbook list`: every runbook and clearance on the task queue, filters ANDed. */
-export function listQuery(taskQueue: string, filters: ListFilters): string {
+export function listQuery(taskQueue: string, filters: ListFilters, registry: KindRegistry = KINDS): string {
   return [
-    nodeRunsQuery(taskQueue),
+    nodeRunsQuery(taskQueue, registry),
     ...(filters.node !== undefined ? [`${MESH_NODE.name} = ${visibilityString(filters.node)}`] : []),
     ...(filters.phase !== undefined ? [phaseClause(filters.phase)] : []),
     ...(filters.waiting ? [WAITING_QUERY] : []),

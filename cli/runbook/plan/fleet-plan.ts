@@ -21,7 +21,7 @@ export async function printFleetPlan(
   const plans: PlanReport[] = [];
   const unplanned: FleetPlanReport['unplanned'] = [];
   for (const runbook of input.runbooks)
-    await planFor({ kind: 'edge-flip', input: runbook }).then(
+    await planFor('edge-flip', runbook).then(
       (plan) => plans.push(plan),
       (error: unknown) =>
         unplanned.push({

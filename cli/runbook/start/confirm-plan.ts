@@ -1,5 +1,4 @@
 import { createInterface } from 'node:readline/promises';
-import { DataPathMoveInput, EdgeFlipInput, type RunbookKind } from '../../../workflows/contracts';
 import type { PlanReport } from '../../../workflows/plan-report';
 import { UsageError } from '../../errors';
 import { errorColour } from '../../output';
@@ -19,11 +18,12 @@ export interface ConfirmOptions {
 
 /**
  * Before a start: the runbook's plan from the node as it is (see `mesh runbook plan`), shown, and on a
- * terminal one question, unless --yes. Without a terminal nothing is asked. A plan that cannot be made is
- * a note, not a refusal: the runbook's own preflight still checks the node. Returns the plan, if any.
+ * terminal one question, unless --yes. Without a terminal nothing is asked. A plan that cannot be made (the
+ * node cannot be read) is a note, not a refusal: the runbook's own preflight still checks the node; an input
+ * its kind's schema refuses is refused here. Returns the plan, if any.
  */
 export async function showPlanAndConfirm(
-  kind: RunbookKind,
+  kind: string,
   input: unknown,
   options: ConfirmOptions,
 ): Promise<PlanReport | null> {
@@ -96,15 +96,12 @@ function asClause(sentence: string): string {
   return /^[A-Z][a-z]/.test(clause) ? `${clause[0]?.toLowerCase()}${clause.slice(1)}` : clause;
 }
 
-async function planOrNote(kind: RunbookKind, input: unknown, asFleet = false): Promise<PlanReport | null> {
+async function planOrNote(kind: string, input: unknown, asFleet = false): Promise<PlanReport | null> {
+  const { planFor, UnplannableInput } = load.plan();
   try {
-    const { planFor } = load.plan();
-    return await planFor(
-      kind === 'edge-flip'
-        ? { kind, input: EdgeFlipInput.parse(input) }
-        : { kind, input: DataPathMoveInput.parse(input), asFleet },
-    );
+    return await planFor(kind, input, { asFleet });
   } catch (error) {
+    if (error instanceof UnplannableInput) throw error;
     const why = error instanceof Error ? error.message : String(error);
     process.stderr.write(
       `${errorColour.yellow('note:')} no plan could be made (${why}); the runbook's preflight still checks the node.\n`,

@@ -87,13 +87,12 @@ export function dataPathMoveInputFrom(options: z.infer<typeof DataPathMoveOption
   return parsed.data;
 }
 
-export function registerStartDataPathMove(start: Command): void {
+export function registerStartDataPathMove(start: Command): Command {
   const command = start
     .command('data-path-move')
     .description(
       "move a module's data to a new host path; containers must be recreated on it, the old data stays until approved",
     )
-    .addHelpText('after', () => `\n${load.plans().planHelp('data-path-move')}`)
     .option('--node <node>', 'the node the data lives on (for a fleet: --nodes)')
     .requiredOption('--module <module>', 'the module whose data moves')
     .requiredOption('--from <path>', 'the host path the data is on now')
@@ -118,7 +117,7 @@ export function registerStartDataPathMove(start: Command): void {
       '--json',
       'print JSON: the started runbook with --detach, else JSON lines as it goes (the last one has its final status)',
     );
-  addFleetRuleOptions(command, 'moves').action(async (options: object) => {
+  return addFleetRuleOptions(command, 'moves').action(async (options: object) => {
     const opts = parseOptions(Options, { ...options });
     const node = singleMoveNode(opts);
     if (node === undefined)

@@ -17,11 +17,10 @@ const Options = FleetOptionsSchema.extend({
   json: z.boolean().default(false),
 });
 
-export function registerStartEdgeFlip(start: Command): void {
+export function registerStartEdgeFlip(start: Command): Command {
   const command = start
     .command('edge-flip')
     .description("replace a node's edge proxy with its successor; the predecessor stops only after approval")
-    .addHelpText('after', () => `\n${load.plans().planHelp('edge-flip')}`)
     .option('--node <node>', 'the node whose edge is flipped (for a fleet: --nodes or --all-nodes-with)');
   addEdgeFlipOptions(command)
     .option('--as <user>', 'who starts the runbook (default: your OS user)')
@@ -35,7 +34,7 @@ export function registerStartEdgeFlip(start: Command): void {
       '--json',
       'print JSON: the started runbook with --detach, else JSON lines as it goes (the last one has its final status)',
     );
-  addFleetOptions(command).action(async (options: object) => {
+  return addFleetOptions(command).action(async (options: object) => {
     const opts = parseOptions(Options, { ...options });
     const node = singleNode(opts);
     if (node === undefined) return load.fleet().launchFleet(opts, operator(opts.as));
