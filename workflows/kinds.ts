@@ -8,7 +8,7 @@ import { renderPlan } from './runbook/plan';
 /**
  * Every runbook kind, one line each: the CLI, the worker, the Web UI details, the config, the lock keeper
  * and the replay tests all read this list (bundle-safe; the operator's side of each kind is keyed by its
- * name in cli/runbook/kinds/).
+ * name in cli/runbook/operator-kinds/).
  */
 export const KINDS = [EDGE_FLIP_KIND, DATA_PATH_MOVE_KIND] as const;
 

@@ -32,8 +32,12 @@ class NamesNotOffered extends Error {
 
 /** How long the UI's error page is loaded again before a step fails with it. */
 const ERROR_PAGE_FOR_MS = 120_000;
-/** How long a loaded page may take to render (a single-page app: seen blank past 60 s at load average 29). */
-const PAGE_SHOWS_WITHIN_MS = 180_000;
+/** How long one load of a page may stay blank before it is loaded again (seen blank for 180 s at load 16). */
+const BLANK_FOR_MS = 60_000;
+/** How long a page is loaded again while it stays blank, before the step fails saying what the page logged. */
+const PAGE_SHOWS_WITHIN_MS = 240_000;
+/** The last browser errors kept (console errors, failed requests): a blank page's step says them. */
+const ERRORS_KEPT = 8;
 
 /** Thrown by TemporalWebUi.launch before anything starts when there is no browser to drive. */
 export class ChromiumMissingError extends Error {
@@ -119,6 +123,19 @@ export class TemporalWebUi {
     private readonly options: Required<Omit<WebUiOptions, 'executablePath'>>,
   ) {
     page.on('response', (response) => this.noteCsrfRefusal(response));
+    page.on('console', (message) => {
+      if (message.type() === 'error') this.noteBrowserError(`console: ${message.text()}`);
+    });
+    page.on('requestfailed', (request) =>
+      this.noteBrowserError(`${request.url()}: ${request.failure()?.errorText ?? 'failed'}`),
+    );
+  }
+
+  private readonly browserErrors: string[] = [];
+
+  private noteBrowserError(error: string): void {
+    this.browserErrors.push(error.slice(0, 300));
+    if (this.browserErrors.length > ERRORS_KEPT) this.browserErrors.shift();
   }
 
   static async launch(options: WebUiOptions): Promise<TemporalWebUi> {
@@ -256,14 +273,30 @@ export class TemporalWebUi {
   /**
    * Loads `url` until `ready` shows. The UI's own error page ("Uh oh. There's an error.": a transient 500,
    * seen on the list, and on a closed run's page when the machine is loaded and its query is slow) is
-   * loaded again until the step's time is up, then the step fails with its text.
+   * loaded again until the step's time is up, then the step fails with its text. A load that stays blank
+   * (the single-page app never rendered) is loaded again too, as a person would, until PAGE_SHOWS_WITHIN_MS.
    */
   private async open(url: string, ready: Locator): Promise<void> {
     const errorPage = this.page.getByText("Uh oh. There's an error.");
     const deadline = Date.now() + ERROR_PAGE_FOR_MS;
+    const shownBy = Date.now() + PAGE_SHOWS_WITHIN_MS;
     for (let attempt = 1; ; attempt++) {
       await this.page.goto(url, { waitUntil: 'domcontentloaded' });
-      await ready.or(errorPage).first().waitFor({ timeout: PAGE_SHOWS_WITHIN_MS });
+      const shown = await ready
+        .or(errorPage)
+        .first()
+        .waitFor({ timeout: BLANK_FOR_MS })
+        .then(
+          () => true,
+          (error: unknown) => {
+            if (Date.now() < shownBy) return false;
+            throw new Error(
+              `${url} stayed blank after ${attempt} loads; the browser's last errors: ${this.browserErrors.join(' | ') || 'none'}`,
+              { cause: error },
+            );
+          },
+        );
+      if (!shown) continue;
       if (!(await errorPage.isVisible())) return;
       if (Date.now() > deadline) {
         const shown = normaliseText(await this.page.locator('body').innerText()).replace(/\n/g, ' ');

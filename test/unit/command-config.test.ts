@@ -2,9 +2,12 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { CommandMeshConfigError, DEFAULT_VERB_ARGS, loadCommandMeshConfig } from '../../mesh/command/config';
 
+/** A PATH whose `mesh` is not this CLI (the bootstrap links this CLI as /usr/local/bin/mesh). */
+const CONTROLLER_ONLY = { PATH: '/opt/mesh-controller/bin' };
+
 describe('command adapter config', () => {
   it('fills every verb with the default `mesh ... --json` command and a timeout', () => {
-    const config = loadCommandMeshConfig(undefined);
+    const config = loadCommandMeshConfig(undefined, CONTROLLER_ONLY);
     assert.deepEqual(config.verbs.push, {
       command: 'mesh',
       args: ['push', '{node}', '--json'],

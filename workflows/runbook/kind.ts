@@ -4,7 +4,7 @@ import type { RunbookPlan } from './plan';
 /**
  * What a runbook kind is, as the workflows, the worker, the Web UI, the config and the lock keeper read it.
  * Bundle-safe: no Node APIs, no workflow SDK; what a kind adds on the operator's side (its CLI options,
- * planner, demo) is its part in cli/runbook/kinds/, keyed by the same name.
+ * planner, demo) is its part in cli/runbook/operator-kinds/, keyed by the same name.
  */
 export interface KindDescriptor<
   K extends string = string,
