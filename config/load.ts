@@ -5,7 +5,7 @@ import type { z } from 'zod';
 import { DEFAULT_SOCKET, DockerEndpointsConfig } from '../docker/endpoint-config';
 import { CommandMeshConfigSchema, selfCallRefusal } from '../mesh/command/config';
 import { resolveLocalStateDir } from '../mesh/local/state-dir';
-import { firstIssueText } from '../mesh/zod-issue';
+import { firstIssueText } from '../shared/zod-issue';
 import type { RunbookPolicy } from '../workflows/policy';
 import { ConfigError } from './errors';
 import { readProblem } from './read-problem';
