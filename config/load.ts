@@ -7,7 +7,7 @@ import { CommandMeshConfigSchema, selfCallRefusal } from '../mesh/command/config
 import { resolveLocalStateDir } from '../mesh/local/state-dir';
 import { firstIssueText } from '../shared/zod-issue';
 import type { RunbookPolicy } from '../workflows/policy';
-import { ConfigError } from './errors';
+import { ConfigError } from '../shared/config-error';
 import { readProblem } from './read-problem';
 import { ANY_NODE, LOG_LEVELS, MeshConfigFile, type NodesFile } from './schema';
 import { definedEnv, resolveTemporal, type TemporalSettings } from './temporal';

@@ -15,7 +15,7 @@ import { CLEARANCE_TYPE } from '../../client/clearance-names';
 import { visibilityString } from '../../client/visibility-string';
 import { runbookWorkflowId } from '../../workflows/contracts';
 import { nodeMarkId, type Clearance, type RunState } from '../../workflows/node-mark-contracts';
-import { heartbeat } from '../heartbeat';
+import { heartbeat } from '../../shared/activity-heartbeat';
 
 const POLL_MS = 200;
 /** How long a clearance is looked for: the list of runs is eventually consistent, its latest run is not. */

@@ -2,7 +2,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { z } from 'zod';
-import { activitySignal, heartbeat } from '../../activities/heartbeat';
+import { activitySignal, heartbeat } from '../../shared/activity-heartbeat';
 import type { ContainerLabels } from '../../docker/container-labels';
 import { MeshCommandError, MeshRefusedError, MeshUnreadableError } from '../errors';
 import { printable } from '../../shared/printable';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ConfigError } from '../../config/errors';
+import { ConfigError } from '../../shared/config-error';
 import { ContainerLabels, LOCAL_MESH_LABELS } from '../../docker/container-labels';
 import { firstIssue } from '../../shared/zod-issue';
 import { MESH_VERBS, VERB_PLACEHOLDERS, placeholdersIn, type CommandTemplate, type MeshVerb } from './argv';
