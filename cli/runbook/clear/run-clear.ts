@@ -1,8 +1,8 @@
 import { setTimeout } from 'node:timers/promises';
 import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError } from '@temporalio/client';
-import { lastRunOf, needsClearing } from '../../../client/last-run';
-import { inFlightSentence, isLeft, leftWhat, readNodeMark } from '../../../client/node-marks';
-import { markSourceOf } from '../../../client/node-marks-sdk';
+import { lastRunOf, needsClearing } from '../../../activities/runbook/last-run';
+import { inFlightSentence, isLeft, leftWhat, readNodeMark } from '../../../activities/runbook/node-marks';
+import { markSourceOf } from '../../../activities/runbook/node-marks-sdk';
 import { startClearance } from '../../../client/start-clearance';
 import { ClearNodeInput } from '../../../workflows/clear-node';
 import type { Decision } from '../../../workflows/contracts';
