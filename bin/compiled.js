@@ -5,7 +5,18 @@ const { readdirSync, statSync } = require('node:fs');
 const { join } = require('node:path');
 
 const ROOT = join(__dirname, '..');
-const SOURCES = ['cli', 'client', 'workflows', 'activities', 'worker', 'mesh', 'docker', 'config', 'lab'];
+const SOURCES = [
+  'cli',
+  'client',
+  'workflows',
+  'activities',
+  'worker',
+  'mesh',
+  'docker',
+  'shared',
+  'config',
+  'lab',
+];
 const SETTINGS = ['tsconfig.json', 'tsconfig.build.json', 'package-lock.json'];
 const STAMP = join('dist', '.stamp');
 const WORKFLOW_BUNDLE = join('dist', 'workflow-bundle.js');

@@ -1,6 +1,6 @@
 import { OLDEST_SUPPORTED_REVISION, REVISION_2 } from '../workflows/runbook/revision';
 import { MESH_REVISION } from '../workflows/search-attributes';
-import { visibilityString } from './visibility-string';
+import { visibilityString } from '../shared/visibility-string';
 import { RunNotFound, type RunInfo, type TemporalReads } from './temporal-reads/reads';
 
 /** Temporal's own attribute: the patch ids a run's `patched()` calls found true (core upserts it). */

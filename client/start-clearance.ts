@@ -3,7 +3,7 @@ import type { clearNode, ClearNodeInput } from '../workflows/clear-node';
 import { runbookWorkflowId } from '../workflows/contracts';
 import { RUNBOOK_REVISION } from '../workflows/runbook/revision';
 import { MESH_KIND, MESH_NODE, MESH_REVISION } from '../workflows/search-attributes';
-import { CLEARANCE_KIND } from './clearance-names';
+import { CLEARANCE_KIND } from '../workflows/clearance-names';
 
 const SUMMARY_REASON_CHARS = 160;
 

@@ -1,6 +1,6 @@
 import type { Client, WorkflowHandleWithFirstExecutionRunId } from '@temporalio/client';
 import type { dataPathMoveFleet, edgeFlipFleet } from '../workflows';
-import { QUEUE_MEMO, runbookWorkflowId } from '../workflows/contracts';
+import { runbookWorkflowId } from '../workflows/contracts';
 import {
   fleetWorkflowId,
   FLEET_NODE,
@@ -8,8 +8,8 @@ import {
   type EdgeFlipFleetInputArg,
   type FleetApprovals,
 } from '../workflows/fleet/contracts';
-import { MESH_KIND, MESH_MODULE, MESH_NODE, MESH_PHASE } from '../workflows/search-attributes';
-import { withSignedStart, type StartSigner } from './sign-start';
+import { runbookStartOptions } from './runbook-start-options';
+import type { StartSigner } from './sign-start';
 
 /** The order the fleet's nodes run in, as one line: `canary novox, then waves of 2: a, b | c`. */
 export function fleetOrderLine(input: {
@@ -56,11 +56,8 @@ export async function startEdgeFlipFleet(
   input: EdgeFlipFleetInputArg,
   options: FleetStartOptions,
 ): Promise<WorkflowHandleWithFirstExecutionRunId<typeof edgeFlipFleet>> {
-  return client.workflow.start(workflow, {
-    args: [signedIfAsked(client, 'edge-flip', input, options)],
-    ...fleetStartOptions('edge-flip', input, options.taskQueue),
-    staticSummary: `edge-flip fleet of ${input.runbooks.length} nodes to ${input.module} (started by ${input.startedBy})`,
-  });
+  const summary = `edge-flip fleet of ${input.runbooks.length} nodes to ${input.module} (started by ${input.startedBy})`;
+  return client.workflow.start(workflow, fleetStartOptions(client, 'edge-flip', input, summary, options));
 }
 
 /** A data-path-move fleet starts the same way: `runbook-fleet-<module>`, its nodes under their own ids. */
@@ -70,11 +67,11 @@ export async function startDataPathMoveFleet(
   input: DataPathMoveFleetInputArg,
   options: FleetStartOptions,
 ): Promise<WorkflowHandleWithFirstExecutionRunId<typeof dataPathMoveFleet>> {
-  return client.workflow.start(workflow, {
-    args: [signedIfAsked(client, 'data-path-move', input, options)],
-    ...fleetStartOptions('data-path-move', input, options.taskQueue),
-    staticSummary: `data-path-move fleet of ${input.runbooks.length} nodes: ${input.module} ${input.from} → ${input.to} (started by ${input.startedBy})`,
-  });
+  const summary = `data-path-move fleet of ${input.runbooks.length} nodes: ${input.module} ${input.from} → ${input.to} (started by ${input.startedBy})`;
+  return client.workflow.start(
+    workflow,
+    fleetStartOptions(client, 'data-path-move', input, summary, options),
+  );
 }
 
 export interface FleetStartOptions {
@@ -83,47 +80,28 @@ export interface FleetStartOptions {
   signStart?: StartSigner;
 }
 
-/** The fleet's input, its start signed when asked: over `runbook-fleet-<module>`, node `fleet`, the input. */
-function signedIfAsked<I extends EdgeFlipFleetInputArg | DataPathMoveFleetInputArg>(
+/** A fleet starts as every runbook does (runbookStartOptions): over `runbook-fleet-<module>`, node `fleet`. */
+function fleetStartOptions<I extends EdgeFlipFleetInputArg | DataPathMoveFleetInputArg>(
   client: Client,
   kind: 'edge-flip' | 'data-path-move',
   input: I,
-  { signStart }: FleetStartOptions,
-): I {
-  if (!signStart) return input;
-  return withSignedStart(input, signStart, {
-    namespace: client.options.namespace,
-    runbook: fleetWorkflowId(input.module),
-    kind,
-    node: FLEET_NODE,
-    module: input.module,
-    startedBy: input.startedBy,
-  });
-}
-
-function fleetStartOptions(
-  kind: 'edge-flip' | 'data-path-move',
-  input: EdgeFlipFleetInputArg | DataPathMoveFleetInputArg,
-  taskQueue: string,
+  summary: string,
+  options: FleetStartOptions,
 ) {
   const nodes = input.runbooks.map((runbook) => runbook.node);
-  return {
-    taskQueue,
+  return runbookStartOptions(client, {
+    kind,
+    input,
     workflowId: fleetWorkflowId(input.module),
-    workflowIdConflictPolicy: 'FAIL' as const,
-    workflowIdReusePolicy: 'ALLOW_DUPLICATE' as const,
-    memo: { [QUEUE_MEMO]: taskQueue },
-    staticDetails: [
+    node: FLEET_NODE,
+    summary,
+    details: [
       `**order:** ${fleetOrderLine(input)}`,
       `**rules:** ${fleetRulesLine(input)}`,
       `**nodes' runbooks:** ${nodes.map(runbookWorkflowId).join(', ')}`,
       'The fleet waits whenever a node waits (decide on the node; the fleet goes on when it does) and starts no other node meanwhile; a node that fails or rolls back pauses it for `continue` or `abort`. Abort cancels the running nodes: their undo steps run.',
-    ].join('\n\n'),
-    typedSearchAttributes: [
-      { key: MESH_NODE, value: FLEET_NODE },
-      { key: MESH_MODULE, value: input.module },
-      { key: MESH_KIND, value: kind },
-      { key: MESH_PHASE, value: 'running' },
     ],
-  };
+    taskQueue: options.taskQueue,
+    signStart: options.signStart,
+  });
 }

@@ -1,15 +1,10 @@
 import type { Client, WorkflowHandleWithFirstExecutionRunId } from '@temporalio/client';
 import type * as Workflows from '../workflows';
-import {
-  QUEUE_MEMO,
-  runbookWorkflowId,
-  type PredictedVerdicts,
-  type RunbookKind,
-} from '../workflows/contracts';
+import { runbookWorkflowId, type PredictedVerdicts, type RunbookKind } from '../workflows/contracts';
 import { KINDS } from '../workflows/kinds';
-import { MESH_KIND, MESH_MODULE, MESH_NODE, MESH_PHASE } from '../workflows/search-attributes';
 import { launchDescription } from './launch-description';
-import { withSignedStart, type StartSigner } from './sign-start';
+import type { StartSigner } from './sign-start';
+import { runbookStartOptions } from './runbook-start-options';
 import { predictionAsMarkdown } from './plan/render-details';
 import type { PlanReport } from '../workflows/plan-report';
 
@@ -35,9 +30,8 @@ export interface StartOptions {
 }
 
 /**
- * The one way a runbook starts, for the CLI, the demo, the history recorder and the tests: started by its
- * workflow function, under the node's id (a second runbook on the node is refused by Temporal itself:
- * WorkflowExecutionAlreadyStartedError), with the same summary, details and search attributes everywhere.
+ * The one way a node's runbook starts, for the CLI, the demo, the history recorder and the tests: started by
+ * its workflow function, under the node's id, with the options every runbook starts with (runbookStartOptions).
  */
 export async function startRunbook<W extends RunbookWorkflow>(
   client: Client,
@@ -49,41 +43,21 @@ export async function startRunbook<W extends RunbookWorkflow>(
   const described = launchDescription(kind, input);
   const predicted = options.prediction ? predictedVerdicts(options.prediction) : undefined;
   const sent = predicted ? { ...input, predicted } : input;
-  const workflowId = runbookWorkflowId(input.node);
-  const { signStart } = options;
-  return client.workflow.start(workflow, {
-    args: [
-      signStart
-        ? withSignedStart(sent, signStart, {
-            namespace: client.options.namespace,
-            runbook: workflowId,
-            kind,
-            node: input.node,
-            module: input.module,
-            startedBy: input.startedBy,
-          })
-        : sent,
-    ] as Parameters<W>,
-    taskQueue: options.taskQueue,
-    workflowId,
-    workflowIdConflictPolicy: 'FAIL',
-    workflowIdReusePolicy: 'ALLOW_DUPLICATE',
-    // Lock and node queue names derive from it; a replay runs on a queue of its own (runbook/queue.ts).
-    memo: { [QUEUE_MEMO]: options.taskQueue },
-    staticSummary: described.summary,
-    staticDetails: [
+  const start = runbookStartOptions(client, {
+    kind,
+    input: sent,
+    workflowId: runbookWorkflowId(input.node),
+    node: input.node,
+    summary: described.summary,
+    details: [
       ...described.parameters,
       described.plan,
       ...(options.prediction ? [predictionAsMarkdown(options.prediction)] : []),
-    ].join('\n\n'),
-    // Set at the start, so lists filter on them before the runbook's first workflow task upserts its own.
-    typedSearchAttributes: [
-      { key: MESH_NODE, value: input.node },
-      { key: MESH_MODULE, value: input.module },
-      { key: MESH_KIND, value: kind },
-      { key: MESH_PHASE, value: 'running' },
     ],
+    taskQueue: options.taskQueue,
+    signStart: options.signStart,
   });
+  return client.workflow.start(workflow, { ...start, args: start.args as Parameters<W> });
 }
 
 /** The gates' predicted verdicts; a refused or unreached gate has no verdict to compare with. */

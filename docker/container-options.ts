@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type Dockerode from 'dockerode';
-import type { ContainerSpec } from '../mesh/schemas';
+import type { ContainerSpec } from './container-spec';
 import type { Placement } from './placement';
 
 const NANOS_PER_SECOND = 1_000_000_000;

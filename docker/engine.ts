@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import './defer-unused-modules';
 import Dockerode from 'dockerode';
-import type { ContainerSpec } from '../mesh/schemas';
+import type { ContainerSpec } from './container-spec';
 import { containerCreateOptions } from './container-options';
 import { DEFAULT_SOCKET } from './endpoint-config';
 import type { Placement } from './placement';

@@ -1,6 +1,6 @@
 import { posix } from 'node:path';
 import type Dockerode from 'dockerode';
-import { LOCAL_MESH_LABELS, type ContainerLabels } from '../mesh/container-labels';
+import { LOCAL_MESH_LABELS, type ContainerLabels } from './container-labels';
 import { LABEL } from './labels';
 
 /** Where and as what a container spec runs: its engine-wide name, its owner labels, its host paths. */

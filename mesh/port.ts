@@ -1,4 +1,4 @@
-import type { ContainerLabels } from './container-labels';
+import type { ContainerLabels } from '../docker/container-labels';
 import type { ApplyReport, ModuleSpec, NodeState, PushReceipt, UpgradePolicy } from './schemas';
 
 /**

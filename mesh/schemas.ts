@@ -1,68 +1,25 @@
 import { z } from 'zod';
-import { NODE_TEXT_MAX, printable, unprintable } from './printable';
+import { ContainerSpec, HealthcheckSpec, MountSpec, PortSpec } from '../docker/container-spec';
+import { NODE_TEXT_MAX, printable, unprintable } from '../shared/printable';
+import { AbsolutePath, NAME_MAX, NAME_PATTERN, Name } from '../shared/value-schemas';
 
 /**
  * Everything that crosses the mesh port is described here once and parsed on the way in. Objects are strict:
  * a field this code does not know (a newer mesh, a typo in a module file) is an error naming it, never dropped.
  */
 
+// The port's vocabulary in one place: names, paths and container specs are defined below it, not twice.
 export { NODE_TEXT_MAX, printable };
-
-export const NAME_PATTERN = /^[a-z0-9][a-z0-9-]*$/;
-/** As long as a host name's label may be: a node's name becomes part of its runbook's workflow id and queue. */
-export const NAME_MAX = 63;
-export const Name = z
-  .string()
-  .max(NAME_MAX, `at most ${NAME_MAX} characters`)
-  .regex(NAME_PATTERN, 'lower-case letters, digits and dashes, not starting with a dash');
+export { AbsolutePath, NAME_MAX, NAME_PATTERN, Name };
+export { ContainerSpec, HealthcheckSpec, MountSpec, PortSpec };
 
 const NodeText = z
   .string()
   .min(1)
   .transform((text) => printable(text));
 
-export const AbsolutePath = z
-  .string()
-  .refine((p) => p.startsWith('/'), 'must be an absolute path')
-  .refine((p) => !p.split('/').includes('..'), 'must not contain ..')
-  .refine((p) => !unprintable(p), 'must not contain control characters or line breaks');
-
 export const UpgradePolicy = z.enum(['manual', 'roll-out']);
 export type UpgradePolicy = z.infer<typeof UpgradePolicy>;
-
-export const MountSpec = z.strictObject({
-  hostPath: AbsolutePath,
-  containerPath: AbsolutePath,
-  readOnly: z.boolean().default(false),
-});
-export type MountSpec = z.infer<typeof MountSpec>;
-
-export const PortSpec = z.strictObject({
-  host: z.number().int().min(1).max(65535),
-  container: z.number().int().min(1).max(65535),
-  hostIp: z.string().default('127.0.0.1'),
-});
-
-export const HealthcheckSpec = z.strictObject({
-  test: z.array(z.string()).min(1),
-  intervalSeconds: z.number().positive().default(2),
-  timeoutSeconds: z.number().positive().default(2),
-  retries: z.number().int().min(1).default(3),
-  startPeriodSeconds: z.number().min(0).default(0),
-});
-
-export const ContainerSpec = z.strictObject({
-  name: Name,
-  image: z.string().min(1),
-  command: z.array(z.string()).optional(),
-  mounts: z.array(MountSpec).default([]),
-  ports: z.array(PortSpec).default([]),
-  /** `host` shares the node's network, as edge proxies that bind the node's public ports do. */
-  network: z.enum(['bridge', 'host']).default('bridge'),
-  env: z.record(z.string(), z.string()).default({}),
-  healthcheck: HealthcheckSpec.optional(),
-});
-export type ContainerSpec = z.infer<typeof ContainerSpec>;
 
 export const ModuleSpec = z.strictObject({
   module: Name,

@@ -48,7 +48,7 @@ export function labelFilter(labels: Record<string, string>): string[] {
 /** Wakes `onEvent` for each lifecycle event of the module's containers on the engine; see watchContainerEvents. */
 export function watchModuleEvents(
   engine: DockerEngine,
-  /** The module's labels as its mesh writes them (mesh/container-labels `moduleLabelFilter`). */
+  /** The module's labels as its mesh writes them (docker/container-labels `moduleLabelFilter`). */
   labels: Record<string, string>,
   onEvent: (event?: ContainerEvent) => void,
 ): Promise<{ close(): void; ended(): boolean }> {

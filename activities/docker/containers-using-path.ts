@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { DockerEngine } from '../../docker/engine';
 import { hostPathOnNode } from '../../docker/placement';
 import type { HostRootOf } from '../host-root';
-import { ownerOf } from '../../mesh/container-labels';
+import { ownerOf } from '../../docker/container-labels';
 import type { MeshPort } from '../../mesh/port';
 import { AbsolutePath, Name } from '../../mesh/schemas';
 import { isWithin } from '../data/paths';

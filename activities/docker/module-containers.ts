@@ -1,6 +1,6 @@
 import type Dockerode from 'dockerode';
 import type { DockerEngine } from '../../docker/engine';
-import { moduleLabelFilter, type ContainerLabels } from '../../mesh/container-labels';
+import { moduleLabelFilter, type ContainerLabels } from '../../docker/container-labels';
 
 /** A container found by its mesh labels: its engine id and Docker name (without the leading `/`). */
 export interface LabelledContainer {

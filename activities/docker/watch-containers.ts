@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { DockerEngine } from '../../docker/engine';
-import { moduleLabelFilter } from '../../mesh/container-labels';
+import { moduleLabelFilter } from '../../docker/container-labels';
 import type { MeshPort } from '../../mesh/port';
 import { Name } from '../../mesh/schemas';
 import { containerLook, firstChange } from '../../workflows/verdict/container-look';

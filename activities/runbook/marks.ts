@@ -1,21 +1,14 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { getClient } from '@temporalio/activity';
 import { WorkflowNotFoundError } from '@temporalio/client';
-import {
-  carrierOf,
-  heldBy,
-  inFlightSentence,
-  isLeft,
-  leftSentence,
-  readNodeMark,
-} from '../../client/node-marks';
-import { markSourceOf } from '../../client/node-marks-sdk';
+import { carrierOf, heldBy, inFlightSentence, isLeft, leftSentence, readNodeMark } from './node-marks';
+import { markSourceOf } from './node-marks-sdk';
 import type { RunRef } from '../../workflows/lock-hold';
-import { CLEARANCE_TYPE } from '../../client/clearance-names';
-import { visibilityString } from '../../client/visibility-string';
+import { CLEARANCE_TYPE } from '../../workflows/clearance-names';
+import { visibilityString } from '../../shared/visibility-string';
 import { runbookWorkflowId } from '../../workflows/contracts';
 import { nodeMarkId, type Clearance, type RunState } from '../../workflows/node-mark-contracts';
-import { heartbeat } from '../heartbeat';
+import { heartbeat } from '../../shared/activity-heartbeat';
 
 const POLL_MS = 200;
 /** How long a clearance is looked for: the list of runs is eventually consistent, its latest run is not. */

@@ -1,9 +1,9 @@
 import { Context, getClient } from '@temporalio/activity';
 import { temporal } from '@temporalio/proto';
 import { WorkflowNotFoundError } from '@temporalio/client';
-import { lastRunOf, type LastRun } from '../../client/last-run';
+import { lastRunOf, type LastRun } from './last-run';
 import { nodeTaskQueue } from '../../workflows/contracts';
-import { heartbeatWhile } from '../heartbeat';
+import { heartbeatWhile } from '../../shared/activity-heartbeat';
 
 /**
  * A poller is listed for a while after it stopped; a live one asks again at least every long poll (about a
@@ -44,7 +44,7 @@ export function createRunActivities() {
 
     /**
      * The newest run under `workflowId` before `runId` that says something about the node: a clearance,
-     * a runbook and how it ended, or none (client/last-run.ts, which `start` asks too).
+     * a runbook and how it ended, or none (./last-run.ts, which `start` asks too).
      */
     previousRun({ workflowId, runId }: RunRef): Promise<LastRun> {
       return heartbeatWhile(lastRunOf(getClient(), workflowId, runId));

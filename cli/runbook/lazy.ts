@@ -11,7 +11,8 @@ import type * as HistoryRead from './history/read';
 import type * as HistoryRender from './history/render';
 import type * as HistoryVerify from './history/print-verified';
 import type * as Launch from './start/launch';
-import type * as NodeMarks from '../../client/node-marks';
+import type * as NodeMarks from '../../activities/runbook/node-marks';
+import type * as NodeMarkReads from '../../client/node-marks-reads';
 import type * as Observe from './observe';
 import type * as Pauses from './decide/send-pause';
 import type * as Signing from './decide/signed-input';
@@ -40,7 +41,9 @@ export const load = {
   historyVerify: () => require('./history/print-verified') as typeof HistoryVerify,
   launch: () => require('./start/launch') as typeof Launch,
   /** A node's durable mark, read without the client SDK. */
-  nodeMarks: () => require('../../client/node-marks') as typeof NodeMarks,
+  nodeMarks: () => require('../../activities/runbook/node-marks') as typeof NodeMarks,
+  /** Where `nodeMarks` reads a mark from: the CLI's light Temporal reads. */
+  nodeMarkReads: () => require('../../client/node-marks-reads') as typeof NodeMarkReads,
   observe: () => require('./observe') as typeof Observe,
   pauses: () => require('./decide/send-pause') as typeof Pauses,
   signing: () => require('./decide/signed-input') as typeof Signing,

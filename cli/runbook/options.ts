@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { firstIssue } from '../../mesh/zod-issue';
+import { firstIssue } from '../../shared/zod-issue';
 import { TASK_QUEUE } from '../../workflows/contracts';
 import { UsageError } from '../errors';
 

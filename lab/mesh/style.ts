@@ -1,5 +1,5 @@
 import { hostPathOnNode, type HouseStyle } from '../../docker/placement';
-import type { ContainerLabels } from '../../mesh/container-labels';
+import type { ContainerLabels } from '../../docker/container-labels';
 
 /**
  * How the lab's controller labels its containers: its own keys, none of the local mesh's, and no node label

@@ -1,7 +1,7 @@
 import { mkdir, stat } from 'node:fs/promises';
 import type { DockerEngine } from '../../docker/engine';
 import { hostPathOnNode, LOCAL_STYLE, type HouseStyle } from '../../docker/placement';
-import { ownerOf } from '../container-labels';
+import { ownerOf } from '../../docker/container-labels';
 import { containerResourceId, type ApplyReport, type FailedResource, type HeldResource } from '../schemas';
 import { containerHoldReason, dirHoldReason, heldDirMountedBy, isDirHeld } from './holds';
 import { ensureLocalImage } from './local-images';

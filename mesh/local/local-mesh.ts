@@ -2,7 +2,7 @@ import { watch } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { basename, isAbsolute, resolve } from 'node:path';
 import { DockerEngine } from '../../docker/engine';
-import { LOCAL_MESH_LABELS } from '../container-labels';
+import { LOCAL_MESH_LABELS } from '../../docker/container-labels';
 import { MeshRefusedError } from '../errors';
 import type { MeshPort } from '../port';
 import {

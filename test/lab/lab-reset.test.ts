@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
-import { lastRunOf, needsClearing } from '../../client/last-run';
+import { lastRunOf, needsClearing } from '../../activities/runbook/last-run';
 import { Lab } from '../support/lab';
 import { edgeFlipArgs, labStatusWhen, seedEdges } from '../support/lab-stories';
 

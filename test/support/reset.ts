@@ -3,8 +3,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Client, WorkflowHandle } from '@temporalio/client';
 import type { History } from '@temporalio/common/lib/proto-utils';
 import type { temporal } from '@temporalio/proto';
-import { readNodeMark, type NodeMarkReading } from '../../client/node-marks';
-import { markSourceOf } from '../../client/node-marks-sdk';
+import { readNodeMark, type NodeMarkReading } from '../../activities/runbook/node-marks';
+import { markSourceOf } from '../../activities/runbook/node-marks-sdk';
 import { nodeMarkId } from '../../workflows/node-mark-contracts';
 import { harnessTarget } from './temporal';
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
-import { CLEARANCE_TYPE } from '../../client/clearance-names';
+import { CLEARANCE_TYPE } from '../../workflows/clearance-names';
 import { decideUpdate, statusQuery, workStalledSignal } from '../../workflows/contracts';
 import { childReportSignal } from '../../workflows/fleet/contracts';
 import { readdirSync, readFileSync } from 'node:fs';

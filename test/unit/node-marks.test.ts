@@ -1,6 +1,11 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { inFlightSentence, leftSentence, leftSuggestion, type LeftMark } from '../../client/node-marks';
+import {
+  inFlightSentence,
+  leftSentence,
+  leftSuggestion,
+  type LeftMark,
+} from '../../activities/runbook/node-marks';
 import { endedCleanly, type NodeMarkInput } from '../../workflows/node-mark-contracts';
 
 const mark = (workflowId: string): NodeMarkInput => ({

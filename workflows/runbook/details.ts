@@ -1,4 +1,4 @@
-import { printable } from '../../mesh/printable';
+import { printable } from '../../shared/printable';
 import type { RunbookStatus, Step, Waiting } from '../contracts';
 import { pausedSentence } from './pause-words';
 import { stalledSentence } from './stalled-words';

@@ -17,7 +17,7 @@ import {
   type RunbookStatus,
 } from '../contracts';
 import { logContext } from '../interceptors';
-import type { LastRun } from '../../client/last-run';
+import type { LastRun } from '../../activities/runbook/last-run';
 import type { RunbookPolicy } from '../policy';
 import { noticeDeadWorkersSooner, routeNodeWorkToNodes, settings } from './activities';
 import { Compensations } from './compensation';

@@ -1,13 +1,13 @@
 import { setTimeout } from 'node:timers/promises';
 import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError } from '@temporalio/client';
-import { lastRunOf, needsClearing } from '../../../client/last-run';
-import { inFlightSentence, isLeft, leftWhat, readNodeMark } from '../../../client/node-marks';
-import { markSourceOf } from '../../../client/node-marks-sdk';
+import { lastRunOf, needsClearing } from '../../../activities/runbook/last-run';
+import { inFlightSentence, isLeft, leftWhat, readNodeMark } from '../../../activities/runbook/node-marks';
+import { markSourceOf } from '../../../activities/runbook/node-marks-sdk';
 import { startClearance } from '../../../client/start-clearance';
 import { ClearNodeInput } from '../../../workflows/clear-node';
 import type { Decision } from '../../../workflows/contracts';
 import { nodeMarkId } from '../../../workflows/node-mark-contracts';
-import { firstIssue } from '../../../mesh/zod-issue';
+import { firstIssue } from '../../../shared/zod-issue';
 import { UsageError } from '../../errors';
 import { printJson, printLine } from '../../output';
 import { forTerminal } from '../../terminal-text';

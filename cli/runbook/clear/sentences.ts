@@ -1,4 +1,4 @@
-import type { LastRun } from '../../../client/last-run';
+import type { LastRun } from '../../../activities/runbook/last-run';
 import { UsageError } from '../../errors';
 import { phaseOfClosed } from '../exit-codes';
 import { isoSeconds } from '../time-format';

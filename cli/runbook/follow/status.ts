@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { z } from 'zod';
-import type { LeftMark } from '../../../client/node-marks';
+import type { LeftMark } from '../../../activities/runbook/node-marks';
 import { EXIT } from '../../errors';
 import { printJson, printLine } from '../../output';
 import type { RunbookReader } from '../client';
@@ -49,9 +49,10 @@ export function registerStatus(runbook: Command): void {
     });
 }
 
-/** The node's durable mark when its runbook did not end cleanly (client/node-marks.ts). */
+/** The node's durable mark when its runbook did not end cleanly (activities/runbook/node-marks.ts). */
 async function leftMarkOf(rb: RunbookReader, node: string): Promise<LeftMark | undefined> {
-  const { isLeft, markSourceOfReads, readNodeMark } = load.nodeMarks();
+  const { isLeft, readNodeMark } = load.nodeMarks();
+  const { markSourceOfReads } = load.nodeMarkReads();
   const reading = await readNodeMark(markSourceOfReads(rb.reads), node);
   return isLeft(reading) ? reading : undefined;
 }

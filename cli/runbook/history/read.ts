@@ -1,4 +1,4 @@
-import { CLEARANCE_TYPE } from '../../../client/clearance-names';
+import { CLEARANCE_TYPE } from '../../../workflows/clearance-names';
 import { orUnknown, type RunbookClient } from '../client';
 import { readClearance, type ClearanceHistory } from './clearance';
 import { readHistory } from './events';

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { z } from 'zod';
-import { CLEARANCE_TYPE } from '../../../client/clearance-names';
+import { CLEARANCE_TYPE } from '../../../workflows/clearance-names';
 import { NODE_MARK_TYPE } from '../../../workflows/node-mark-contracts';
 import { Name } from '../../../mesh/schemas';
 import type { Clearance } from '../../../workflows/clear-node';
@@ -130,7 +130,8 @@ async function listRows(rb: RunbookReader, filters: ListFilters, limit: number):
 
 /** What the row of a node's mark says: the sentence when the node needs clearing, else nothing to list. */
 async function needsClearing(rb: RunbookReader, node: string): Promise<string | undefined> {
-  const { isLeft, leftSentence, markSourceOfReads, readNodeMark } = load.nodeMarks();
+  const { isLeft, leftSentence, readNodeMark } = load.nodeMarks();
+  const { markSourceOfReads } = load.nodeMarkReads();
   const reading = await readNodeMark(markSourceOfReads(rb.reads), node);
   return isLeft(reading) ? leftSentence(reading) : undefined;
 }

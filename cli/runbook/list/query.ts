@@ -1,9 +1,9 @@
 import type { Phase } from '../../../workflows/contracts';
 import { MESH_NODE, MESH_PHASE, WAITING_QUERY } from '../../../workflows/search-attributes';
-import { CLEARANCE_TYPE } from '../../../client/clearance-names';
+import { CLEARANCE_TYPE } from '../../../workflows/clearance-names';
 import { NODE_MARK_TYPE } from '../../../workflows/node-mark-contracts';
 import { KINDS, runbookWorkflowTypes, type KindRegistry } from '../../../workflows/kinds';
-import { visibilityString } from '../../../client/visibility-string';
+import { visibilityString } from '../../../shared/visibility-string';
 
 export interface ListFilters {
   node?: string | undefined;

@@ -1,5 +1,5 @@
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
-import { lastRunOf, needsClearing } from '../../../client/last-run';
+import { lastRunOf, needsClearing } from '../../../activities/runbook/last-run';
 import { fleetOrderLine, fleetRulesLine, startEdgeFlipFleet } from '../../../client/start-fleet';
 import { predictedVerdicts } from '../../../client/start-runbook';
 import { runbookWorkflowId } from '../../../workflows/contracts';

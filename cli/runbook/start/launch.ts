@@ -1,5 +1,5 @@
 import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError } from '@temporalio/client';
-import { lastRunOf, needsClearing } from '../../../client/last-run';
+import { lastRunOf, needsClearing } from '../../../activities/runbook/last-run';
 import { runbookKindOf, startRunbook, type RunbookWorkflow } from '../../../client/start-runbook';
 import { runbookWorkflowId } from '../../../workflows/contracts';
 import { EXIT, UsageError } from '../../errors';

@@ -1,11 +1,11 @@
-import { markSourceOf } from '../../../client/node-marks-sdk';
+import { markSourceOf } from '../../../activities/runbook/node-marks-sdk';
 import {
   inFlightSentence,
   isLeft,
   leftSentence,
   leftSuggestion,
   readNodeMark,
-} from '../../../client/node-marks';
+} from '../../../activities/runbook/node-marks';
 import { UsageError } from '../../errors';
 import type { RunbookClient } from '../client';
 

@@ -1,4 +1,4 @@
-import { LOCAL_MESH_LABELS } from '../../../mesh/container-labels';
+import { LOCAL_MESH_LABELS } from '../../../docker/container-labels';
 import { MeshRefusedError } from '../../../mesh/errors';
 import type { MeshPort } from '../../../mesh/port';
 import { pushResources } from '../../../mesh/local/resources';

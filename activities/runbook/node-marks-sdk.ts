@@ -1,6 +1,6 @@
 import { WorkflowFailedError, WorkflowNotFoundError, type Client } from '@temporalio/client';
 import { ApplicationFailure, defaultPayloadConverter } from '@temporalio/common';
-import { nodeMarkId, type NodeMarkInput } from '../workflows/node-mark-contracts';
+import { nodeMarkId, type NodeMarkInput } from '../../workflows/node-mark-contracts';
 import { temporal } from '@temporalio/proto';
 import { RESETTER_IDENTITY, type MarkSource } from './node-marks';
 

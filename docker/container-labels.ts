@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { LABEL } from '../docker/labels';
+import { LABEL } from './labels';
 
 /** A Docker label key: what `docker run --label <key>=<value>` accepts, nothing a filter would misread. */
 const LabelKey = z

@@ -1,14 +1,11 @@
-import { FAILURE, runbookWorkflowId } from '../workflows/contracts';
-import type { RunRef } from '../workflows/lock-hold';
+import { FAILURE, runbookWorkflowId } from '../../workflows/contracts';
+import type { RunRef } from '../../workflows/lock-hold';
 import {
   endedCleanly,
-  nodeMarkId,
   type NodeMarkInput,
   type RunEnded,
   type RunState,
-} from '../workflows/node-mark-contracts';
-import type { TemporalReads } from './temporal-reads/reads';
-import { RunNotFound } from './temporal-reads/reads';
+} from '../../workflows/node-mark-contracts';
 
 /** Where a node's mark and its runbook's run are read from: the client SDK, or the CLI's light reads. */
 export interface MarkSource {
@@ -165,45 +162,5 @@ function endedOf(run: Extract<RunState, { state: 'ended' }>): RunEnded {
     status: run.status,
     ...(run.failureType ? { failureType: run.failureType } : {}),
     ...(run.outcome ? { outcome: run.outcome } : {}),
-  };
-}
-
-/** The marks and runs as `mesh runbook status` and `list` read them, without the client SDK. */
-export function markSourceOfReads(reads: TemporalReads): MarkSource {
-  return {
-    async openMark(node) {
-      try {
-        const described = await reads.describe(nodeMarkId(node));
-        if (described.status !== 'RUNNING') return undefined;
-        return (await reads.input(described.workflowId, described.runId)) as NodeMarkInput;
-      } catch (error) {
-        if (error instanceof RunNotFound) return undefined;
-        throw error;
-      }
-    },
-    async runState({ workflowId, runId }) {
-      let status: string;
-      try {
-        status = (await reads.describe(workflowId, runId)).status;
-      } catch (error) {
-        if (error instanceof RunNotFound) return { state: 'gone' };
-        throw error;
-      }
-      if (status === 'RUNNING') return { state: 'running' };
-      const ending = await reads.ending(workflowId, runId);
-      if (!ending || ending.closed === 'completed') return { state: 'ended', status };
-      return {
-        state: 'ended',
-        status,
-        ...(ending.failureType ? { failureType: ending.failureType } : {}),
-        ...(ending.message ? { outcome: ending.message } : {}),
-      };
-    },
-    async resetInto({ workflowId, runId }) {
-      const { resetRunId } = await reads.describe(workflowId, runId);
-      if (!resetRunId) return undefined;
-      const by = await reads.terminatedBy(workflowId, runId);
-      return by === RESETTER_IDENTITY ? resetRunId : undefined;
-    },
   };
 }

@@ -1,3 +1,4 @@
+// The Temporal activity context when there is one: mesh adapters and activities both heartbeat through it.
 import { Context } from '@temporalio/activity';
 
 /** Heartbeats when running as an activity; a no-op when the function is called directly (tests, CLI). */
