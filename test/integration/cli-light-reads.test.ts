@@ -13,7 +13,7 @@ import { nodeMarkId } from '../../workflows/node-mark-contracts';
 import { MESH_NODE } from '../../workflows/search-attributes';
 import { seedEdgeFlip } from '../support/edge-flip-seed';
 import { MESH } from '../support/mesh-cli';
-import { decide, statusWhen, waitingAt } from '../support/runbooks';
+import { decide, endedStatus, statusWhen, waitingAt } from '../support/runbooks';
 import { runbookWorld, type RunbookWorld } from '../support/runbook-world';
 import { Scratch } from '../support/scratch';
 import { harnessTarget } from '../support/temporal';
@@ -144,8 +144,7 @@ describe('status and list read Temporal without its client SDK (real server, wor
     const handle = await world.start(edgeFlip, input);
     await statusWhen(handle, waitingAt('approve-stop-predecessor'));
     await decide(handle, action);
-    await handle.result().catch(() => undefined);
-    const final = await handle.query(statusQuery);
+    const final = await endedStatus(handle);
     // The node's in-flight mark closes once it has read how the flip ended: then nothing is left to run.
     await world.client.workflow.getHandle(nodeMarkId(input.node)).result();
     await world.stopWorkers();
