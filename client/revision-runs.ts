@@ -1,4 +1,5 @@
-import { OLDEST_SUPPORTED_REVISION, REVISION_2 } from '../workflows/runbook/revision';
+import { OLDEST_SUPPORTED_REVISION } from '../workflows/runbook/revision';
+import { REVISION_2_MARKER } from './retired-markers';
 import { MESH_REVISION } from '../workflows/search-attributes';
 import { visibilityString } from '../shared/visibility-string';
 import { RunNotFound, type RunInfo, type TemporalReads } from './temporal-reads/reads';
@@ -19,7 +20,7 @@ function revisionSaid(run: RunInfo): number | undefined {
   const said = run.searchAttributes[MESH_REVISION.name];
   if (typeof said === 'number') return said;
   const patches = run.searchAttributes[CHANGE_VERSION];
-  if (Array.isArray(patches) && patches.includes(REVISION_2)) return 2;
+  if (Array.isArray(patches) && patches.includes(REVISION_2_MARKER)) return 2;
   return HAD_REVISION_1.includes(run.type) ? undefined : 2;
 }
 

@@ -1,7 +1,13 @@
+import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
-import { Client, type WorkflowHandle, type WorkflowHandleWithFirstExecutionRunId } from '@temporalio/client';
+import {
+  Client,
+  WorkflowContinuedAsNewError,
+  type WorkflowHandle,
+  type WorkflowHandleWithFirstExecutionRunId,
+} from '@temporalio/client';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { DefaultLogger, Runtime, Worker } from '@temporalio/worker';
@@ -20,18 +26,27 @@ import { removeImages } from '../test/support/docker';
 import { decide, freePort, statusWhen, waitingAt } from '../test/support/runbooks';
 import { createRunbookWorker } from '../worker/create-worker';
 import { workflowsFromSource } from '../worker/workflow-code';
-import { dataPathMove, dataPathMoveFleet, edgeFlip, edgeFlipFleet } from '../workflows';
+import { clearNode, dataPathMove, dataPathMoveFleet, edgeFlip, edgeFlipFleet } from '../workflows';
 import { runbookWorkflowId, statusQuery } from '../workflows/contracts';
+import { lockKeeperId, releaseLocks } from '../workflows/lock';
+import { nodeMarkId, runbookEndedSignal } from '../workflows/node-mark-contracts';
+import { startClearance } from '../client/start-clearance';
+import { taskPoints } from '../test/support/reset';
 import { RunbookPolicy } from '../workflows/policy';
 import { testPolicy } from '../test/support/test-policy';
 import type { DataPathMoveInputArg, EdgeFlipInputArg, RunbookStatus } from '../workflows/contracts';
 import { ephemeralDevServer } from '../worker/ephemeral-dev-server';
+import type { temporal } from '@temporalio/proto';
+
+type ResetRequest = temporal.api.workflowservice.v1.IResetWorkflowExecutionRequest;
 
 /**
  * Records the runbook histories that test/integration/edge-flip-replay.test.ts replays on every run: the
  * edge flip's happy path and incident (held → take → approve), and the data-path move's incident
  * (unrecreated-volume → recreate → remove), each run to completion on a dev server of
- * its own, by a production-built worker over a real local mesh. Re-record after an intended,
+ * its own, by a production-built worker over a real local mesh; and the long-lived workflows beside them
+ * (test/integration/lock-keeper-replay.test.ts): the lock keeper, node marks and a clearance, as real
+ * runbooks drive them. Re-record after an intended,
  * `patched()`-guarded change to the workflow, and commit the JSON with it.
  *
  *   npx tsx scripts/record-histories.ts                          # every story
@@ -56,7 +71,11 @@ interface Story {
   /** Fixed, so a re-recording differs from the last one only in ports, paths and times. */
   node: string;
   start(client: Client, mesh: LocalMesh, node: string): Promise<WorkflowHandle>;
-  drive(handle: WorkflowHandle, client: Client, mesh: LocalMesh): Promise<void>;
+  /**
+   * Resolves to other runs the story recorded (file → workflow id and run, the latest run without one); a
+   * file named here is taken from that run, the story's own file included.
+   */
+  drive(handle: WorkflowHandle, client: Client, mesh: LocalMesh): Promise<void | Runs>;
   /** Other runs the story started (a fleet's nodes) whose histories are recorded too: file → workflow id. */
   children?: Record<string, string>;
   /** The file the story's first run goes to when it continued as new (the story's file gets the last run). */
@@ -64,8 +83,11 @@ interface Story {
   /** The nodes the story seeds besides `node`, whose containers go after it. */
   nodes?: string[];
   /** The phase the runbook ends in; completed unless said. */
-  ends?: 'aborted' | 'failed';
+  ends?: 'aborted' | 'failed' | 'terminated';
 }
+
+/** Recorded runs: file → workflow id and run id (the latest run without one). */
+type Runs = Record<string, [string, string?]>;
 
 /** Reminders within a second, so the recorded waits hold reminder timers and activities too. */
 const REMINDING_SOON = RunbookPolicy.parse({ reminders: { afterMs: 1_000, everyMs: 1_000 } });
@@ -335,7 +357,147 @@ const STORIES: Story[] = [
       await decide(fleet, 'approve', undefined, 'reviewer');
     },
   },
+  {
+    // The lock keeper, started with a flip's request (held at gate-apply); a move of the flip's module waits;
+    // a release of the flip from outside is ignored (the flip says it holds); the flip is aborted, the move
+    // gets the locks and is refused at preflight (its node holds no data at its path). The flip's mark goes
+    // with its clean end.
+    file: 'lock-keeper.json',
+    node: 'hist-lock',
+    nodes: ['hist-lock-waiter'],
+    ends: 'aborted',
+    start: (client, mesh, node) => startEdgeFlip(client, mesh, node, true),
+    async drive(flip, client, mesh) {
+      await statusWhen(flip, waitingAt('gate-apply'), 120_000);
+      const keeperId = lockKeeperId(TASK_QUEUE);
+      const keeperRun = (await client.workflow.getHandle(keeperId).describe()).runId;
+      const keeper = client.workflow.getHandle(keeperId, keeperRun);
+      const waiter = 'hist-lock-waiter';
+      await seedEdgeScenario(mesh, {
+        node: waiter,
+        predecessor: 'caddy',
+        successor: 'route-proxy',
+        publicPort: await freePort(),
+        stagingPort: await freePort(),
+        leftovers: false,
+      });
+      const move = await startRunbook(
+        client,
+        dataPathMove,
+        {
+          node: waiter,
+          module: 'route-proxy',
+          from: `/srv/${waiter}/a`,
+          to: `/srv/${waiter}/b`,
+          startedBy: 'recorder',
+          timings: TIMINGS,
+        },
+        { taskQueue: TASK_QUEUE },
+      );
+      await statusWhen(move, (s) => locksNoteOf(s).startsWith('waits for'), 120_000);
+      await keeper.signal(releaseLocks, { workflowId: flip.workflowId, runId: firstRunId(flip) });
+      await untilActivityCompleted(keeper, 'lockHoldOf');
+      await decide(flip, 'abort', undefined, 'reviewer');
+      await flip.result().catch(() => undefined);
+      const refused = await move.result().then(
+        () => 'completed',
+        async () => (await move.query(statusQuery)).phase,
+      );
+      if (refused !== 'failed') throw new Error(`the waiting move ended ${refused}, not refused`);
+      await keeper.result();
+      await client.workflow.getHandle(nodeMarkId('hist-lock')).result();
+      return {
+        'lock-keeper.json': [keeperId, keeperRun],
+        'node-mark-unmarked.json': [nodeMarkId('hist-lock')],
+      };
+    },
+  },
+  {
+    // A flip terminated at its approval (a Web UI button) leaves its node's mark: told, the mark reads how
+    // the run closed and continues as new keeping it; the operator's clearance (the node's latest run,
+    // recorded as this story's file) clears it.
+    file: 'clear-node.json',
+    node: 'hist-left',
+    ends: 'terminated',
+    start: (client, mesh, node) => startEdgeFlip(client, mesh, node, false),
+    async drive(flip, client) {
+      await statusWhen(flip, waitingAt('approve-stop-predecessor'), 120_000);
+      const markId = nodeMarkId('hist-left');
+      const markRun = (await client.workflow.getHandle(markId).describe()).runId;
+      const run = { workflowId: flip.workflowId, runId: firstRunId(flip) };
+      await client.workflow.getHandle(run.workflowId, run.runId).terminate('a Web UI button');
+      await client.workflow.getHandle(markId).signal(runbookEndedSignal, run);
+      const continued = await client.workflow
+        .getHandle(markId, markRun, { followRuns: false })
+        .result()
+        .then(
+          () => false,
+          (error: unknown) => error instanceof WorkflowContinuedAsNewError,
+        );
+      if (!continued) throw new Error(`the mark of hist-left did not continue as new keeping the end`);
+      const clearance = await startClearance(
+        client,
+        clearNode,
+        { node: 'hist-left', by: 'recorder', reason: 'route-proxy unassigned by hand; caddy serves' },
+        { taskQueue: TASK_QUEUE },
+      );
+      await clearance.result();
+      await client.workflow.getHandle(markId).result();
+      return { 'node-mark-left.json': [markId, markRun], 'node-mark-cleared.json': [markId] };
+    },
+  },
+  {
+    // A flip held at gate-apply, reset to its last workflow task (a Temporal Reset past its marks): the
+    // reset run carries the mark on, and its clean abort lets it go.
+    file: 'node-mark-reset-unmarked.json',
+    node: 'hist-reset',
+    ends: 'aborted',
+    start: (client, mesh, node) => startEdgeFlip(client, mesh, node, true),
+    async drive(base, client) {
+      await statusWhen(base, waitingAt('gate-apply'), 120_000);
+      const last = taskPoints(await base.fetchHistory()).at(-1);
+      if (!last) throw new Error('the flip completed no workflow task');
+      // What the Web UI's Reset button does: replayed up to that task, the run goes on as a new one.
+      const request = {
+        namespace: client.options.namespace,
+        workflowExecution: { workflowId: base.workflowId, runId: firstRunId(base) },
+        workflowTaskFinishEventId: last.task,
+        reason: 'a reset',
+        requestId: randomUUID(),
+      } as unknown as ResetRequest;
+      const { runId } = await client.workflowService.resetWorkflowExecution(request);
+      if (!runId) throw new Error('the reset named no new run');
+      const reset = client.workflow.getHandle(base.workflowId, runId);
+      const waiting = await statusWhen(reset, (s) => !!s.waiting, 120_000);
+      await decide(reset, 'abort', waiting.waiting?.gate, 'reviewer');
+      await reset.result().catch(() => undefined);
+      await client.workflow.getHandle(nodeMarkId('hist-reset')).result();
+      return { 'node-mark-reset-unmarked.json': [nodeMarkId('hist-reset')] };
+    },
+  },
 ];
+
+/** What the runbook's locks step says: what it holds, or whom it waits for. */
+function locksNoteOf(status: RunbookStatus): string {
+  return status.steps.find((step) => step.name === 'locks')?.note ?? '';
+}
+
+/** Waits until `handle`'s history has an `activity` completed. */
+async function untilActivityCompleted(handle: WorkflowHandle, activity: string): Promise<void> {
+  for (;;) {
+    const events = (await handle.fetchHistory()).events ?? [];
+    const scheduled = new Set(
+      events
+        .filter((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === activity)
+        .map((e) => String(e.eventId)),
+    );
+    const done = events.some((e) =>
+      scheduled.has(String(e.activityTaskCompletedEventAttributes?.scheduledEventId)),
+    );
+    if (done) return;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
 
 async function startForgeMove(client: Client, mesh: LocalMesh, node: string) {
   await seedForgeScenario(mesh, {
@@ -371,18 +533,28 @@ function firstRunId(handle: WorkflowHandle): string {
   return runId;
 }
 
-async function record(client: Client, mesh: LocalMesh, story: Story): Promise<string> {
-  const handle = await story.start(client, mesh, story.node);
-  await story.drive(handle, client, mesh);
-  const phase = await handle.result().then(
+/** How the story's runbook ended: its phase, or `terminated`. */
+async function endOf(client: Client, handle: WorkflowHandle, story: Story): Promise<string> {
+  if (story.ends === 'terminated') {
+    const first = await client.workflow.getHandle(handle.workflowId, firstRunId(handle)).describe();
+    return first.status.name === 'TERMINATED' ? 'terminated' : first.status.name;
+  }
+  return handle.result().then(
     (status) => (status as RunbookStatus).phase,
     async () => (await handle.query(statusQuery)).phase,
   );
+}
+
+async function record(client: Client, mesh: LocalMesh, story: Story): Promise<string> {
+  const handle = await story.start(client, mesh, story.node);
+  const recorded = (await story.drive(handle, client, mesh)) ?? {};
+  const phase = await endOf(client, handle, story);
   if (phase !== (story.ends ?? 'completed')) throw new Error(`${story.file}: the runbook ended ${phase}`);
-  const runs: Record<string, [string, string?]> = {
+  const runs: Runs = {
     [story.file]: [handle.workflowId],
     ...(story.firstRun ? { [story.firstRun]: [handle.workflowId, firstRunId(handle)] } : {}),
     ...Object.fromEntries(Object.entries(story.children ?? {}).map(([file, id]) => [file, [id]])),
+    ...recorded,
   };
   const written: string[] = [];
   for (const [file, [workflowId, runId]] of Object.entries(runs)) {

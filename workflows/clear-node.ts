@@ -1,4 +1,4 @@
-import { getExternalWorkflowHandle, patched } from '@temporalio/workflow';
+import { deprecatePatch, getExternalWorkflowHandle } from '@temporalio/workflow';
 import { z } from 'zod';
 import { Name } from '../mesh/schemas';
 import { parseInput } from './contracts';
@@ -24,9 +24,9 @@ export type ClearNodeInput = z.input<typeof ClearNodeInput>;
 export async function clearNode(rawInput: ClearNodeInput): Promise<Clearance> {
   const { node, by, reason } = parseInput(ClearNodeInput, rawInput);
   const clearance = { by, reason, at: new Date().toISOString() };
-  if (patched(CLEARANCE_CLEARS_MARK))
-    await getExternalWorkflowHandle(nodeMarkId(node))
-      .signal(clearMarkSignal, clearance)
-      .catch(() => undefined); // no open mark: a node left before marks were durable
+  deprecatePatch(CLEARANCE_CLEARS_MARK);
+  await getExternalWorkflowHandle(nodeMarkId(node))
+    .signal(clearMarkSignal, clearance)
+    .catch(() => undefined); // no open mark: a node left before marks were durable
   return clearance;
 }

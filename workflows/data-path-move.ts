@@ -10,7 +10,7 @@ import {
   type DataPathMoveInputArg,
   type RunbookStatus,
 } from './contracts';
-import { act, awaitCancelledLongWork, longAct, undoAct } from './runbook/activities';
+import { act, longAct, undoAct } from './runbook/activities';
 import { failureMessage, isAbort, isFailureOf, refuse } from './runbook/failures';
 import { judgePush } from './runbook/judge-push';
 import { ContainerMemory } from './runbook/memory';
@@ -26,7 +26,6 @@ import {
   OLD_DATA_SHARED_WAITS,
   REASKS_BACK_OFF,
   RECREATE_THROUGH_MESH,
-  REVISION_2,
   START_ON_NEW,
   TARGET_TRUTH,
   TARGET_TRUTH_BEFORE_STOP,
@@ -49,8 +48,8 @@ const FIRST_LOOK_GATES = ['check-target', 'verify-copy', 'catch-up', GATE_APPLY]
 /** Move a module's data to a new host path; never leave a container silently on the old one. */
 export async function dataPathMove(rawInput: DataPathMoveInputArg): Promise<RunbookStatus> {
   const input = parseInput(DataPathMoveInput, rawInput);
-  deprecatePatch(REVISION_2);
-  if (patched(UNDO_AFTER_WORK_STOPS)) awaitCancelledLongWork();
+  // A cancelled copy, verify or catch-up is waited for until it has stopped (longAct).
+  deprecatePatch(UNDO_AFTER_WORK_STOPS);
   const { node, module, from, to, timings, fleet } = input;
   const nodes = input.nodes.length > 0 ? [node, ...input.nodes.filter((n) => n !== node)] : [node];
   const each = <T>(work: (n: string) => Promise<T>) => forEach(nodes, work);
@@ -59,7 +58,8 @@ export async function dataPathMove(rawInput: DataPathMoveInputArg): Promise<Runb
     nodes.length === 1 && all[0] !== undefined
       ? line(all[0])
       : all.map((r, i) => `${nodes[i]}: ${line(r)}`).join('; ');
-  const memory = new ContainerMemory(patched(MEMORY_PER_NODE));
+  deprecatePatch(MEMORY_PER_NODE);
+  const memory = new ContainerMemory();
 
   const touches = DATA_PATH_MOVE_KIND.locks(input);
   return openRunbook(DATA_PATH_MOVE, { ...input, touches, raw: rawInput }, async (rb) => {
@@ -96,7 +96,8 @@ export async function dataPathMove(rawInput: DataPathMoveInputArg): Promise<Runb
         'remove-copy',
         `${module} runs on ${from} again; ${to} is removed once nothing writes into it any more`,
       );
-      if (patched(TARGET_TRUTH)) await refuseRemovingTruth();
+      deprecatePatch(TARGET_TRUTH);
+      await refuseRemovingTruth();
       await each((n) => undoAct.removeTree({ node: n, path: to, refuseIfUsed: true }));
       return waited && `removed ${to} ${waited}`;
     });
@@ -157,10 +158,7 @@ export async function dataPathMove(rawInput: DataPathMoveInputArg): Promise<Runb
         return each((n) => act.removeTree({ node: n, path: from, refuseIfUsed: true }));
       };
       const note = () => `removed ${from} on ${nodes.join(', ')}`;
-      if (!patched(KEEP_WHEN_REMOVAL_REFUSED)) {
-        await rb.step('remove-old-data', remove, note);
-        return true;
-      }
+      deprecatePatch(KEEP_WHEN_REMOVAL_REFUSED);
       const outcome = await rb.stepOr('remove-old-data', remove, note, {
         action: 'keep',
         says: `keep leaves ${from} in place and ends the move done`,
@@ -178,7 +176,8 @@ export async function dataPathMove(rawInput: DataPathMoveInputArg): Promise<Runb
     }
 
     async function copy() {
-      if (patched(TARGET_TRUTH)) await checkTarget();
+      deprecatePatch(TARGET_TRUTH);
+      await checkTarget();
       return rb.step(
         'copy',
         () => each(copyOn),
@@ -191,7 +190,10 @@ export async function dataPathMove(rawInput: DataPathMoveInputArg): Promise<Runb
       try {
         return await long('copy', n, () => longAct.copyTree({ node: n, from, to }));
       } catch (error) {
-        if (isFailureOf(error, FAILURE.targetIsTruth) && patched(TARGET_TRUTH)) await checkTarget();
+        if (isFailureOf(error, FAILURE.targetIsTruth)) {
+          deprecatePatch(TARGET_TRUTH);
+          await checkTarget();
+        }
         throw error;
       }
     }
@@ -342,14 +344,7 @@ export async function dataPathMove(rawInput: DataPathMoveInputArg): Promise<Runb
         'keep-new': () => catchUp(true),
         'start-on-new': async () => void (asItIs = true),
       });
-      if (!patched(RECREATE_THROUGH_MESH)) {
-        await rb.step(
-          'recreate',
-          () => each((n) => act.recreateContainers({ node: n, module, containers: onOld })),
-          (all) => `recreated ${all.flatMap((r) => r.recreated).join(', ') || 'nothing'}`,
-        );
-        return;
-      }
+      deprecatePatch(RECREATE_THROUGH_MESH);
       await rb.step(
         'recreate',
         () => each((n) => act.removeStaleContainers({ node: n, module, containers: onOld })),
@@ -376,15 +371,7 @@ export async function dataPathMove(rawInput: DataPathMoveInputArg): Promise<Runb
       const changed = `${conflicts.length} path(s) changed both on ${from} and on ${to} since the copy (${conflicts.slice(0, 5).join(', ')}); nothing was copied.`;
       const facts = [...conflicts.map((c) => `changed on both sides: ${c}`), ...brought.slice(0, 20)];
       const bothSides = `${conflicts.length} path(s) changed on both sides`;
-      if (!patched(START_ON_NEW))
-        return {
-          ok: false,
-          note: bothSides,
-          verdict: 'failed',
-          reason: `${changed} Resolve them by hand and recheck, keep-new brings the rest and keeps ${to}'s version of these, abort stops here.`,
-          actions: ['recheck', 'keep-new', 'abort'],
-          facts,
-        };
+      deprecatePatch(START_ON_NEW);
       return {
         ok: false,
         note: `${bothSides}; ${module} is down`,
@@ -413,7 +400,7 @@ export async function dataPathMove(rawInput: DataPathMoveInputArg): Promise<Runb
      * that comes or goes ends the ask undecided, and it is asked anew on what is true now.
      */
     async function decideOldData(): Promise<'remove' | 'keep'> {
-      const watching = patched(OLD_DATA_APPROVAL_WATCHES_USERS);
+      deprecatePatch(OLD_DATA_APPROVAL_WATCHES_USERS);
       let expired = '';
       let offeredBefore: string | undefined;
       for (let changes = 0, looks = 0, changed: string | undefined; ; looks++) {
@@ -422,7 +409,8 @@ export async function dataPathMove(rawInput: DataPathMoveInputArg): Promise<Runb
           seen.map((c) => `${nodes[i]}: container ${c.name} (${c.state}) mounts ${c.source}`),
         );
         const inUse = users.length > 0;
-        const news = patched(OLD_DATA_DRY_RUN) ? await writtenOnOldPath() : { changed: [], unknown: [] };
+        deprecatePatch(OLD_DATA_DRY_RUN);
+        const news = await writtenOnOldPath();
         const unsure = news.changed.length > 0 || news.unknown.length > 0;
         const sharing = await oldDataSharing();
         const shared = sharing.users.length > 0 || sharing.unknown.length > 0;
@@ -460,11 +448,6 @@ export async function dataPathMove(rawInput: DataPathMoveInputArg): Promise<Runb
             ...news.unknown.map((u) => `cannot tell what changed on ${from}: ${u}`),
           ],
         };
-        if (!watching) {
-          const choice = await rb.approve('approve-remove-old-data', reason, ask);
-          if (choice !== 'recheck') return choice;
-          continue;
-        }
         const judged = Object.fromEntries(nodes.map((n, i) => [n, (found[i] ?? []).map(pathUserLook)]));
         const usersChange = pausedWatch(changes, () => pathUsersChange(from, judged));
         // Asked anew, it tells the operators at once only when what it offers changed (REASKS_BACK_OFF).
@@ -572,13 +555,11 @@ export async function dataPathMove(rawInput: DataPathMoveInputArg): Promise<Runb
           `${module} runs as it was meanwhile; keep then catches up and recreates it on ${to}`,
         );
         await catchUpAndRecreate();
-        return patched(RECREATE_THROUGH_MESH) ? onlyWhenOn(to, receipts) : undefined;
+        deprecatePatch(RECREATE_THROUGH_MESH);
+        return onlyWhenOn(to, receipts);
       }
       await undoAct.restoreModuleSpec({ spec: { ...original, upgradePolicy: 'manual' } });
-      if (!patched(RECREATE_THROUGH_MESH)) {
-        await each((n) => undoAct.recreateContainers({ node: n, module, containers: onOld }));
-        return undefined;
-      }
+      deprecatePatch(RECREATE_THROUGH_MESH);
       await each((n) => undoAct.removeStaleContainers({ node: n, module, containers: onOld }));
       return onlyWhenOn(from, await each((n) => undoAct.pushNode({ node: n })));
     }
@@ -646,13 +627,13 @@ export async function dataPathMove(rawInput: DataPathMoveInputArg): Promise<Runb
      */
     async function onlyWhenOn(path: string, pushed: ReceiptEvidence[]): Promise<string | undefined> {
       const away = path === to ? from : to;
-      const scope = patched(UNDO_JUDGES_OWN_MODULE) ? { judgedModules: [module] } : {};
+      deprecatePatch(UNDO_JUDGES_OWN_MODULE);
       const looks = await each((n) =>
         judgePush(
           { node: n, module, oldHostPaths: [away] },
           pushed[nodes.indexOf(n)] as ReceiptEvidence,
           timings,
-          { memory, ...scope },
+          { memory, judgedModules: [module] },
         ),
       );
       const look = firstProblem(looks, nodes);
@@ -701,7 +682,8 @@ function firstProblem(looks: Look[], nodes: string[]): Look {
 
 async function preflight(input: DataPathMoveInput, nodes: string[]) {
   const { module, from, to } = input;
-  const hosts = patched(NODE_HOSTS) ? `; ${await recordNodeHosts(nodes)}` : '';
+  deprecatePatch(NODE_HOSTS);
+  const hosts = `; ${await recordNodeHosts(nodes)}`;
   const sizes = await forEach(nodes, (n) => act.preflightMove({ node: n, from, to }));
   const assigned = await act.moduleNodes({ module });
   // A fleet checked that it names every node; the spec may mount B already (an earlier node switched it).

@@ -16,7 +16,6 @@ import {
   PARALLEL_READS,
   PREDECESSOR_BEFORE_SUCCESSOR,
   PUBLIC_BIND_WINDOW,
-  REVISION_2,
   SUCCESSOR_RESTARTS_SINCE_CREATED,
 } from './runbook/revision';
 import { containersChange, reaskedWatch, watchedAgainFact } from './runbook/watch';
@@ -31,7 +30,6 @@ const FIRST_LOOK_GATES = [GATE_APPLY, 'verify-successor', 'probe-successor'] as 
 /** Replace a node's edge proxy with its successor, never stopping the old one before the new one is proven. */
 export async function edgeFlip(rawInput: EdgeFlipInputArg): Promise<RunbookStatus> {
   const input = parseInput(EdgeFlipInput, rawInput);
-  deprecatePatch(REVISION_2);
   const { node, module, predecessor, timings } = input;
   const publicNames = {
     names: input.publicNames,
@@ -50,7 +48,8 @@ export async function edgeFlip(rawInput: EdgeFlipInputArg): Promise<RunbookStatu
     marker: input.predecessorMarker,
     absentMarker: input.successorMarker,
   };
-  const memory = new ContainerMemory(true, patched(SUCCESSOR_RESTARTS_SINCE_CREATED));
+  deprecatePatch(SUCCESSOR_RESTARTS_SINCE_CREATED);
+  const memory = new ContainerMemory(true);
   const handlers = (push: () => Promise<unknown>) => ({
     retry: push,
     'accept-restarts': async () => memory.acceptRestarts(),
@@ -102,34 +101,29 @@ export async function edgeFlip(rawInput: EdgeFlipInputArg): Promise<RunbookStatu
         { 'accept-restarts': async () => memory.acceptRestarts() },
         { ...(changed !== undefined ? { changed } : {}), watch: successorChange },
       );
-    if (patched(APPROVAL_WATCHES_SUCCESSOR)) {
-      // A fleet's approval stands for this node's when its gates were ok at first look; it checks once more.
-      const { fleetApproval } = input;
-      const byFleet =
-        fleetApproval !== undefined &&
-        rb.approvedByFleet('approve-stop-predecessor', fleetApproval, FIRST_LOOK_GATES);
-      const approvedByFleet = byFleet === true && !(await recheckSuccessor());
-      const reason = typeof byFleet === 'object' ? `${byFleet.expired} ${approvalReason}` : approvalReason;
-      // The successor is watched while the approval waits: a change ends the ask, and it is asked anew;
-      // changes that keep coming are looked at less and less often (REASKS_BACK_OFF).
-      if (!approvedByFleet)
-        for (let changes = 0; ;) {
-          const facts = watchedAgainFact(changes);
-          const answer = await rb.approveWatching(
-            'approve-stop-predecessor',
-            reason,
-            reaskedWatch(changes, successorChange),
-            facts.length > 0 ? { facts } : {},
-          );
-          const changed = 'changed' in answer ? answer.changed : undefined;
-          if (changed !== undefined) changes += 1;
-          if (!(await recheckSuccessor(changed)) && changed === undefined) break;
-        }
-    } else {
-      // An approval may come hours after the evidence it was given on: look again, ask again if it changed.
-      do await rb.approve('approve-stop-predecessor', approvalReason);
-      while (await recheckSuccessor());
-    }
+    deprecatePatch(APPROVAL_WATCHES_SUCCESSOR);
+    // A fleet's approval stands for this node's when its gates were ok at first look; it checks once more.
+    const { fleetApproval } = input;
+    const byFleet =
+      fleetApproval !== undefined &&
+      rb.approvedByFleet('approve-stop-predecessor', fleetApproval, FIRST_LOOK_GATES);
+    const approvedByFleet = byFleet === true && !(await recheckSuccessor());
+    const reason = typeof byFleet === 'object' ? `${byFleet.expired} ${approvalReason}` : approvalReason;
+    // The successor is watched while the approval waits: a change ends the ask, and it is asked anew;
+    // changes that keep coming are looked at less and less often (REASKS_BACK_OFF).
+    if (!approvedByFleet)
+      for (let changes = 0; ;) {
+        const facts = watchedAgainFact(changes);
+        const answer = await rb.approveWatching(
+          'approve-stop-predecessor',
+          reason,
+          reaskedWatch(changes, successorChange),
+          facts.length > 0 ? { facts } : {},
+        );
+        const changed = 'changed' in answer ? answer.changed : undefined;
+        if (changed !== undefined) changes += 1;
+        if (!(await recheckSuccessor(changed)) && changed === undefined) break;
+      }
 
     rb.undo('restart-predecessor', restartPredecessor);
     await rb.step(
@@ -187,6 +181,7 @@ export async function edgeFlip(rawInput: EdgeFlipInputArg): Promise<RunbookStatu
 
     /** The clean push judged, and the predecessor's running containers looked at once its report is in. */
     async function judgeWithPredecessorLeft(): Promise<[Look, string[]]> {
+      deprecatePatch(PARALLEL_READS);
       let reported = (): void => undefined;
       const report = new Promise<void>((resolve) => (reported = resolve));
       return Promise.all([
@@ -195,16 +190,8 @@ export async function edgeFlip(rawInput: EdgeFlipInputArg): Promise<RunbookStatu
       ]);
     }
 
-    /** As runbooks recorded before PARALLEL_READS look: the running containers only after a clean verdict. */
-    async function judgeThenPredecessorLeft(): Promise<[Look, string[]]> {
-      const look = await judgePush({ node, module }, cleanPush, timings, { settled: true, memory });
-      return [look, look.ok ? await predecessorLeft() : []];
-    }
-
     async function noPredecessorLeft(): Promise<Look> {
-      const [look, left] = patched(PARALLEL_READS)
-        ? await judgeWithPredecessorLeft()
-        : await judgeThenPredecessorLeft();
+      const [look, left] = await judgeWithPredecessorLeft();
       if (!look.ok) return look;
       if (left.length === 0) return { ok: true, note: `${look.note}; no container of ${predecessor} runs` };
       const why = `${predecessor} is unassigned but ${left.join(', ')} still run on ${node}`;
@@ -247,31 +234,15 @@ export async function edgeFlip(rawInput: EdgeFlipInputArg): Promise<RunbookStatu
   }
 
   /**
-   * Each part runs whatever the one before did: a mesh that will not take the successor off still gets its
-   * containers stopped (the public ports must be free), and the predecessor is started either way. The
-   * probe wants the predecessor's own answer, never the successor's.
+   * The predecessor's containers found first (PREDECESSOR_BEFORE_SUCCESSOR), then the names lit before
+   * anything waits on mesh (lightTheEdgeFirst). The probe wants the predecessor's own answer, never the
+   * successor's.
    */
   async function restartPredecessor(): Promise<string | undefined> {
     if (patched(PREDECESSOR_BEFORE_SUCCESSOR))
       await predecessorToStart(input, predecessorServedBy, { ...onPublic, marker: input.successorMarker });
-    if (patched(LIGHT_THE_EDGE_FIRST)) return lightTheEdgeFirst(input, predecessorAnswers, removeSuccessor);
-    const problems: string[] = [];
-    try {
-      await removeSuccessor();
-    } catch (error) {
-      problems.push(`the successor did not come off cleanly (${failureMessage(error)})`);
-      await undoAct
-        .stopModuleContainers({ node, module })
-        .catch((e: unknown) => problems.push(failureMessage(e)));
-    }
-    await undoAct
-      .startModuleContainers({ node, module: predecessor })
-      .catch((e: unknown) => problems.push(failureMessage(e)));
-    const served = await probeUntilServed(predecessorAnswers, timings);
-    if (!served.ok) problems.push(`${predecessor} does not answer: ${served.summary}`);
-    if (problems.length > 0)
-      throw ApplicationFailure.nonRetryable(`${predecessor} restart: ${problems.join('; ')}`);
-    return undefined;
+    deprecatePatch(LIGHT_THE_EDGE_FIRST);
+    return lightTheEdgeFirst(input, predecessorAnswers, removeSuccessor);
   }
 }
 
@@ -364,25 +335,17 @@ async function lightTheEdgeFirst(
  */
 async function preflight(input: EdgeFlipInput, predecessorAnswers: ProbeTarget): Promise<string[]> {
   const { node, module, predecessor } = input;
-  if (patched(NODE_HOSTS)) await recordNodeHosts([node]);
-  const predecessorRuns = () => act.runningModuleContainers({ node, module: predecessor });
-  const successorRuns = () => act.runningModuleContainers({ node, module });
-  const served = () => probeOnce(predecessorAnswers);
-  if (patched(PARALLEL_READS)) {
-    const [running, successorRunning, answers] = await Promise.all([
-      predecessorRuns(),
-      successorRuns(),
-      served(),
-    ]);
-    refuseUnlessPredecessorRuns(input, running);
-    refuseWhenSuccessorRuns(input, successorRunning);
-    refuseUnlessServed(answers);
-    return running;
-  }
-  const running = await predecessorRuns();
+  deprecatePatch(NODE_HOSTS);
+  await recordNodeHosts([node]);
+  deprecatePatch(PARALLEL_READS);
+  const [running, successorRunning, answers] = await Promise.all([
+    act.runningModuleContainers({ node, module: predecessor }),
+    act.runningModuleContainers({ node, module }),
+    probeOnce(predecessorAnswers),
+  ]);
   refuseUnlessPredecessorRuns(input, running);
-  refuseWhenSuccessorRuns(input, await successorRuns());
-  refuseUnlessServed(await served());
+  refuseWhenSuccessorRuns(input, successorRunning);
+  refuseUnlessServed(answers);
   return running;
 }
 

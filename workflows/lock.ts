@@ -2,6 +2,7 @@ import {
   condition,
   continueAsNew,
   defineSignal,
+  deprecatePatch,
   getExternalWorkflowHandle,
   patched,
   proxyActivities,
@@ -53,12 +54,7 @@ export function lockKeeperId(taskQueue: string): string {
   return `runbook-locks@${taskQueue}`;
 }
 
-const runs = proxyActivities<Pick<Activities, 'workflowIsOpen'>>({
-  startToCloseTimeout: '30 seconds',
-  retry: { initialInterval: '1 second', maximumInterval: '30 seconds' },
-});
-
-/** Since KEEPER_ASKS_RUNS: what the runbooks themselves say; a worker that dies asking is noticed in 10 s. */
+/** What the runbooks themselves say; a worker that dies asking is noticed in 10 s. */
 const asked = proxyActivities<Pick<Activities, 'lockHoldOf' | 'lockHoldsOn'>>({
   startToCloseTimeout: '1 minute',
   heartbeatTimeout: '10 seconds',
@@ -74,8 +70,8 @@ export async function runbookLocks(start: LockRequest | LockState): Promise<void
   const afresh = first !== undefined || ('afresh' in start && start.afresh === true);
   const state: LockState = first ? { held: [], queue: [first] } : { releases: [], ...(start as LockState) };
   delete state.afresh;
-  // Keepers started before KEEPER_ASKS_RUNS keep their way to their end (they end once nobody waits).
-  const asksRuns = patched(KEEPER_ASKS_RUNS);
+  // It believes the runbooks, not itself: a release counts once the run says it let go.
+  deprecatePatch(KEEPER_ASKS_RUNS);
   // A grant is held before it is told, so a runbook that asks the keeper about it finds it (TRUSTED_INPUT).
   const holdsBeforeTelling = patched(TRUSTED_INPUT);
   const releases = (state.releases ??= []);
@@ -86,24 +82,20 @@ export async function runbookLocks(start: LockRequest | LockState): Promise<void
   });
   setHandler(releaseLocks, (released) => {
     // Checked in the loop: a request being granted or adopted right now is in neither list yet.
-    if (asksRuns) {
-      if (!releases.some(same(released))) releases.push({ ...released });
-      return;
-    }
-    drop(state, released);
+    if (!releases.some(same(released))) releases.push({ ...released });
   });
   setHandler(lockStateQuery, () => state);
 
-  if (asksRuns && afresh) await adoptWhatRunsHold(state, first);
+  if (afresh) await adoptWhatRunsHold(state, first);
   for (;;) {
-    if (asksRuns) await checkReleases(state, releases);
+    await checkReleases(state, releases);
     if (state.held.length === 0 && state.queue.length === 0 && releases.length === 0) return;
     await grantWhatIsFree(state, told, holdsBeforeTelling);
     const before = { held: state.held.length, queue: state.queue.length };
     const moved = () =>
       state.held.length !== before.held || state.queue.length !== before.queue || releases.length > 0;
     if (state.queue.length === 0) await condition(moved);
-    else if (!(await condition(moved, HOLDER_CHECK))) await dropEndedHolders(state, asksRuns);
+    else if (!(await condition(moved, HOLDER_CHECK))) await dropEndedHolders(state);
     if (workflowInfo().historyLength > HISTORY_LIMIT) await continueAsNew<typeof runbookLocks>(state);
   }
 }
@@ -206,16 +198,12 @@ function claim(taken: Map<string, Taken>, request: LockRequest): void {
 }
 
 /**
- * A holder terminated (never released) is noticed once somebody waits for what it holds; since
- * KEEPER_ASKS_RUNS also one that still runs but says it let go (its release went to a keeper since gone).
+ * A holder terminated (never released) is noticed once somebody waits for what it holds, and so is one that
+ * still runs but says it let go (its release went to a keeper since gone).
  */
-async function dropEndedHolders(state: LockState, asksRuns: boolean): Promise<void> {
+async function dropEndedHolders(state: LockState): Promise<void> {
   for (const holder of [...state.held]) {
-    if (asksRuns) {
-      const now = await asked.lockHoldOf(holder);
-      if (now === 'released' || now === 'none' || now === 'ended') drop(state, holder);
-    } else if (!(await runs.workflowIsOpen(holder))) {
-      state.held = state.held.filter((h) => !same(h)(holder));
-    }
+    const now = await asked.lockHoldOf(holder);
+    if (now === 'released' || now === 'none' || now === 'ended') drop(state, holder);
   }
 }

@@ -2,6 +2,7 @@ import {
   CancellationScope,
   condition,
   continueAsNew,
+  deprecatePatch,
   log,
   patched,
   proxyActivities,
@@ -58,10 +59,12 @@ export async function nodeMark(input: NodeMarkInput): Promise<MarkEnd> {
   // A cancel request (a Web UI button) does not remove a mark: only its run's clean end or a clearance does.
   return CancellationScope.nonCancellable(() => untilUnmarkedOrCleared());
 
-  /** Its run, or (since MARKS_FOLLOW_RESETS) a run of its runbook a reset may have carried it on to. */
+  /** Its run, or a run of its runbook a reset may have carried it on to. */
   function toldByItsRun(run: RunRef): boolean {
     if (same(run)(input.by)) return true;
-    return run.workflowId === input.by.workflowId && patched(MARKS_FOLLOW_RESETS);
+    if (run.workflowId !== input.by.workflowId) return false;
+    deprecatePatch(MARKS_FOLLOW_RESETS);
+    return true;
   }
 
   async function untilUnmarkedOrCleared(): Promise<MarkEnd> {

@@ -65,11 +65,8 @@ describe('the runbooks replay their committed histories', () => {
   });
 
   const RECORDINGS = [
-    // Revision 2: locks, node queues, the recheck after approval, the clean flip.
-    { file: 'edge-flip-happy.before-act-heartbeat-10s.json', takes: false, updates: 1 },
-    { file: 'edge-flip-happy.before-parallel-reads.json', takes: false, updates: 1 },
-    { file: 'edge-flip-incident-take.before-parallel-reads.json', takes: true, updates: 3 },
-    { file: 'edge-flip-happy.revision-2.json', takes: false, updates: 1 },
+    // Revision 3 (a run in flight across the upgrade to revision 4), then revision 4's own.
+    { file: 'edge-flip-happy.revision-3.json', takes: false, updates: 1 },
     { file: 'edge-flip-happy.json', takes: false, updates: 1 },
     { file: 'edge-flip-incident-take.json', takes: true, updates: 3 },
   ];
@@ -85,12 +82,8 @@ describe('the runbooks replay their committed histories', () => {
     });
   }
 
-  for (const file of [
-    'data-path-move-recreate.before-act-heartbeat-10s.json',
-    'data-path-move-recreate.before-parallel-reads.json',
-    'data-path-move-recreate.json',
-  ])
-    it(`${file} (unrecreated-volume → recreate → remove, revision 2) replays against the current workflow code`, async () => {
+  for (const file of ['data-path-move-recreate.json'])
+    it(`${file} (unrecreated-volume → recreate through mesh → remove, revision ${revisionOf(readHistory(file))}) replays against the current workflow code`, async () => {
       const history = readHistory(file);
       const activities = activityTypes(history);
       for (const step of [
@@ -98,7 +91,7 @@ describe('the runbooks replay their committed histories', () => {
         'verifyTree',
         'recordBaseline',
         'catchUpCopy',
-        'recreateContainers',
+        'removeStaleContainers',
         'removeTree',
       ])
         assert.ok(activities.includes(step), `the recording reaches ${step}`);
@@ -106,7 +99,7 @@ describe('the runbooks replay their committed histories', () => {
       await Worker.runReplayHistory(current(), history, workflowIdOf(history));
     });
 
-  for (const file of ['edge-flip-fleet.before-parallel-reads.json', 'edge-flip-fleet.json'])
+  for (const file of ['edge-flip-fleet.json'])
     it(`${file} (a fleet of two: canary approved, held node taken and approved, each on itself) replays`, async () => {
       const history = readHistory(file);
       const events = history.events ?? [];
@@ -172,7 +165,7 @@ describe('the runbooks replay their committed histories', () => {
       await Worker.runReplayHistory(current(), history, fleetWorkflowId('route-proxy'));
   });
 
-  for (const recorded of ['.before-undo-passes-hung-work', ''])
+  for (const recorded of ['.before-undo-passes-hung-work', '.revision-3', ''])
     it(`data-path-move-fleet${recorded}.json and its later node's (canary-then-waves: that node removes A on the fleet's approval) replay`, async () => {
       const fleet = readHistory(`data-path-move-fleet${recorded}.json`);
       const child = readHistory(`data-path-move-fleet-child${recorded}.json`);
@@ -192,10 +185,7 @@ describe('the runbooks replay their committed histories', () => {
     await Worker.runReplayHistory(current(), history, workflowIdOf(history));
   });
 
-  for (const file of [
-    'edge-flip-fleet-child-held.before-parallel-reads.json',
-    'edge-flip-fleet-child-held.json',
-  ])
+  for (const file of ['edge-flip-fleet-child-held.json'])
     it(`${file} (a fleet's node: held → take → approve, reporting to its fleet) replays`, async () => {
       const history = readHistory(file);
       const events = history.events ?? [];
@@ -212,26 +202,12 @@ describe('the runbooks replay their committed histories', () => {
       await Worker.runReplayHistory(current(), history, workflowIdOf(history));
     });
 
-  it('revision 2 schedules reads that never heartbeat without a heartbeat timeout, copies and checksums with one', () => {
-    const timeouts = new Map<string, number>();
+  it('runbooks schedule every step with a 10 s heartbeat timeout', () => {
     for (const file of [
-      'edge-flip-happy.before-act-heartbeat-10s.json',
-      'data-path-move-recreate.before-act-heartbeat-10s.json',
-    ])
-      for (const event of readHistory(file).events ?? []) {
-        const scheduled = event.activityTaskScheduledEventAttributes;
-        const name = scheduled?.activityType?.name;
-        if (name) timeouts.set(name, Number(scheduled.heartbeatTimeout?.seconds ?? 0));
-      }
-    assert.equal(timeouts.get('runbookPolicy'), 0);
-    assert.equal(timeouts.get('previousRun'), 0);
-    assert.equal(timeouts.get('copyTree'), 10);
-    assert.equal(timeouts.get('verifyTree'), 10);
-    assert.equal(timeouts.get('catchUpCopy'), 10);
-  });
-
-  it('runbooks recorded since act-heartbeat-10s schedule every step with a 10 s heartbeat timeout', () => {
-    for (const file of ['edge-flip-happy.json', 'data-path-move-recreate.json']) {
+      'edge-flip-happy.revision-3.json',
+      'edge-flip-happy.json',
+      'data-path-move-recreate.json',
+    ]) {
       const timeouts = (readHistory(file).events ?? []).flatMap((event) => {
         const scheduled = event.activityTaskScheduledEventAttributes;
         return scheduled
@@ -239,38 +215,33 @@ describe('the runbooks replay their committed histories', () => {
           : [];
       });
       assert.ok(timeouts.length > 15, file);
-      // A gate's watch of Docker events (since gates-watch-containers) is no step: it beats every 30 s.
+      // A waiting gate's or approval's watch (Docker events on the node's worker) is no step: it beats every 30 s.
+      const watches = ['watchModuleContainers: 30 s', 'watchPathUsers: 30 s'];
       assert.deepEqual(
-        timeouts.filter((t) => !t.endsWith(': 10 s') && t !== 'watchModuleContainers: 30 s'),
+        timeouts.filter((t) => !t.endsWith(': 10 s') && !watches.includes(t)),
         [],
         `${file}: a worker killed inside any of these is noticed after 10 s`,
       );
     }
   });
 
-  for (const [file, carries] of [
-    ['edge-flip-aborted.before-status-in-failure.json', false],
-    ['edge-flip-aborted.json', true],
-  ] as const)
-    it(`${file} (aborted at the approval, the successor taken off) replays; its failure ${carries ? 'carries' : 'lacks'} the final status`, async () => {
-      const history = readHistory(file);
-      const failed = history.events?.at(-1)?.workflowExecutionFailedEventAttributes?.failure;
-      assert.equal(failed?.applicationFailureInfo?.type, FAILURE.aborted);
-      const detail = failed?.applicationFailureInfo?.details?.payloads?.[0];
-      const status = detail ? defaultPayloadConverter.fromPayload<RunbookStatus>(detail) : undefined;
-      assert.equal(status?.phase, carries ? 'aborted' : undefined);
-      if (status)
-        assert.ok(
-          status.steps.some((step) => step.name === 'unassign-successor'),
-          'the undo is in it',
-        );
-      await Worker.runReplayHistory(current(), history, workflowIdOf(history));
-    });
+  it('edge-flip-aborted.json (aborted at the approval, the successor taken off) replays; its failure carries the final status', async () => {
+    const history = readHistory('edge-flip-aborted.json');
+    const failed = history.events?.at(-1)?.workflowExecutionFailedEventAttributes?.failure;
+    assert.equal(failed?.applicationFailureInfo?.type, FAILURE.aborted);
+    const detail = failed?.applicationFailureInfo?.details?.payloads?.[0];
+    const status = detail ? defaultPayloadConverter.fromPayload<RunbookStatus>(detail) : undefined;
+    assert.equal(status?.phase, 'aborted');
+    assert.ok(
+      status?.steps.some((step) => step.name === 'unassign-successor'),
+      'the undo is in it',
+    );
+    await Worker.runReplayHistory(current(), history, workflowIdOf(history));
+  });
 
   for (const [file, watches] of [
-    // The approval watched; recheck-successor waited blind until the recheck.
-    ['edge-flip-approval-changed.before-gates-watch.json', 2],
-    // recheck-successor watched too: the successor started by hand, it said ok now and waited for the recheck.
+    // The approval and recheck-successor watched: the successor started by hand, it said ok now and waited
+    // for the recheck.
     ['edge-flip-approval-changed.json', 3],
   ] as const)
     it(`${file} (the successor killed while the approval waited: the watch ended the ask, recheck, approved anew) replays`, async () => {
@@ -288,10 +259,7 @@ describe('the runbooks replay their committed histories', () => {
       await Worker.runReplayHistory(current(), history, workflowIdOf(history));
     });
 
-  for (const file of [
-    'data-path-move-old-data-user.before-undo-passes-hung-work.json',
-    'data-path-move-old-data-user.json',
-  ])
+  for (const file of ['data-path-move-old-data-user.revision-3.json', 'data-path-move-old-data-user.json'])
     it(`${file} (a user of A came and went while the approval to remove A waited: asked anew each time, then removed) replays`, async () => {
       const history = readHistory(file);
       const activities = activityTypes(history);
@@ -336,6 +304,7 @@ describe('the runbooks replay their committed histories', () => {
     const preflight = ['runningModuleContainers', 'runningModuleContainers', 'probePublicNames'];
     const gateClean = ['observeModuleContainers', 'runningModuleContainers'];
     for (const file of [
+      'edge-flip-happy.revision-3.json',
       'edge-flip-happy.json',
       'edge-flip-incident-take.json',
       'edge-flip-fleet-child-held.json',
@@ -345,9 +314,6 @@ describe('the runbooks replay their committed histories', () => {
       assert.equal(together(file, gateClean, 'end'), 1, `${file}: gate-clean's two looks in one task`);
     }
     assert.equal(together('data-path-move-recreate.json', start), 1);
-    const before = 'edge-flip-happy.before-parallel-reads.json';
-    assert.equal(together(before, preflight), 3, 'recorded one by one');
-    assert.equal(together(before, gateClean, 'end'), 2, 'recorded one after the other');
   });
 
   it('every kind and fleet form in the registry has a committed recording', () => {
@@ -360,10 +326,11 @@ describe('the runbooks replay their committed histories', () => {
     const broken = workflowsFromSource(require.resolve('../fixtures/broken-workflows'));
     await assert.rejects(Worker.runReplayHistory(broken, history, workflowIdOf(history)), (error) => {
       assert.ok(error instanceof DeterminismViolationError, `not a DeterminismViolationError: ${error}`);
-      // The added push comes where the recorded run wrote its first patch marker.
+      // The added push comes where the recorded run sent its first command after its deprecated patch
+      // markers (which core lets pass): its search attributes' upsert.
       assert.match(
         error.message,
-        /Nondeterminism error: .*patch marker encountered for change [\w-]+, but there is no corresponding change command/,
+        /Nondeterminism error: Activity machine does not handle this event: HistoryEvent\(id: \d+, UpsertWorkflowSearchAttributes\)/,
       );
       return true;
     });

@@ -11,10 +11,11 @@ import type { NodeMarkInput } from '../../workflows/node-mark-contracts';
 
 /**
  * The long-lived workflows beside the runbooks, replayed against this checkout's workflow code: the lock
- * keeper as it ran before KEEPER_ASKS_RUNS (a keeper in flight across the upgrade) and after it (started
- * afresh while a runbook held and two waited, a release from outside ignored), a node's in-flight mark
- * (unmarked by its run's clean end; left by a terminated run, continued as new, then cleared; unmarked by
- * the clean end of the run a Temporal Reset carried its run on to) and the clearance that cleared it. Recorded once on a dev server; re-record only with a change behind `patched()`.
+ * keeper (started with a flip's request, a move waiting, a release from outside ignored), a node's
+ * in-flight mark (unmarked by its run's clean end; left by a terminated run, continued as new, then
+ * cleared; unmarked by the clean end of the run a Temporal Reset carried its run on to) and the clearance
+ * that cleared it. Recorded by scripts/record-histories.ts as real runbooks drive them; re-record only with
+ * a change behind `patched()`.
  */
 
 const HISTORIES = join(__dirname, '..', 'histories');
@@ -25,7 +26,6 @@ function readHistory(file: string): History {
 
 /** The workflow id is not in a history; any id replays, these say what each was. */
 const RECORDINGS = [
-  { file: 'lock-keeper.before-keeper-asks-runs.json', id: 'runbook-locks@record', type: 'runbookLocks' },
   { file: 'lock-keeper.json', id: 'runbook-locks@record', type: 'runbookLocks' },
   { file: 'node-mark-unmarked.json', id: 'runbook-mark-record', type: 'nodeMark' },
   { file: 'node-mark-left.json', id: 'runbook-mark-record', type: 'nodeMark' },
@@ -53,9 +53,7 @@ describe('the lock keeper, the node marks and the clearance replay their committ
     });
   });
 
-  it('the recordings are what they say: the old keeper asks no run, the new one asks them all first; a reset run tells a mark', () => {
-    const old = readHistory('lock-keeper.before-keeper-asks-runs.json');
-    assert.deepEqual(activities(old), [], 'a keeper before KEEPER_ASKS_RUNS believed every release');
+  it('the recordings are what they say: the keeper asks the runs first and of every release; a reset run tells a mark', () => {
     const asks = activities(readHistory('lock-keeper.json'));
     assert.equal(asks[0], 'lockHoldsOn', 'started afresh, it asks the runbooks before anything else');
     assert.ok(asks.slice(1).every((name) => name === 'lockHoldOf') && asks.length > 2, asks.join());

@@ -16,8 +16,8 @@ import { MeshWorker } from '../support/tls-cli';
  * Versions leave with their last run (issue 28): a worker whose code no longer replays a revision refuses to
  * start while a run of it is open on its queue, naming the run, and `list --revision` shows the open runs per
  * revision. The old releases' runs are stand-ins (test/fixtures/revision-workflows: a revision-1 edge flip,
- * a revision-2 data-path move) run by a fixture worker on the harness's real dev server; the refusing
- * worker is the real `mesh runbook worker`.
+ * a revision-2 data-path move, a revision-3 edge-flip fleet) run by a fixture worker on the harness's real
+ * dev server; the refusing worker is the real `mesh runbook worker`.
  */
 
 const WAIT_MS = 180_000;
@@ -60,22 +60,27 @@ describe('a worker refuses to start while a run of a retired revision is open', 
     }
   }
 
-  it('names the revision-1 run, lets a revision-2 run be, and starts once the old run is gone', async () => {
+  it('names the revision-1 and revision-2 runs, lets a revision-3 run be, and starts once the old runs are gone', async () => {
     const fixture = await fixtureWorker(require.resolve('../fixtures/revision-workflows'), queue);
     const old = await client.workflow.start('edgeFlip', { taskQueue: queue, workflowId: `${queue}-old` });
-    const kept = await client.workflow.start('dataPathMove', {
+    const second = await client.workflow.start('dataPathMove', {
+      taskQueue: queue,
+      workflowId: `${queue}-second`,
+    });
+    const kept = await client.workflow.start('edgeFlipFleet', {
       taskQueue: queue,
       workflowId: `${queue}-kept`,
     });
     try {
-      const runs = await until('both runs with their revisions', async () => {
+      const runs = await until('the three runs with their revisions', async () => {
         const open = await openRuns(reads, queue);
         const revisions = open.map((o) => [o.run.workflowId, o.revision]).sort();
-        return open.length === 2 && !revisions.some(([, r]) => r === undefined) ? revisions : undefined;
+        return open.length === 3 && !revisions.some(([, r]) => r === undefined) ? revisions : undefined;
       });
       assert.deepEqual(runs, [
-        [kept.workflowId, 2],
+        [kept.workflowId, 3],
         [old.workflowId, 1],
+        [second.workflowId, 2],
       ]);
       await fixture.stop();
 
@@ -88,8 +93,13 @@ describe('a worker refuses to start while a run of a retired revision is open', 
           `revision ${RUNBOOK_REVISION}, which no longer replays runs older than revision ${OLDEST_SUPPORTED_REVISION}`,
         ),
       );
+      assert.match(said, /2 such runs are open/);
       assert.match(said, new RegExp(`${old.workflowId} \\(revision 1, run ${old.firstExecutionRunId}\\)`));
-      assert.doesNotMatch(said, new RegExp(kept.workflowId), 'a revision-2 run is replayed, not refused');
+      assert.match(
+        said,
+        new RegExp(`${second.workflowId} \\(revision 2, run ${second.firstExecutionRunId}\\)`),
+      );
+      assert.doesNotMatch(said, new RegExp(kept.workflowId), 'a revision-3 run is replayed, not refused');
       assert.doesNotMatch(said, /polls task queue/, 'it never polled');
 
       const listed = await until('list --revision', async () => {
@@ -105,13 +115,16 @@ describe('a worker refuses to start while a run of a retired revision is open', 
       assert.deepEqual(
         rows.map((r) => [r.revision, r.open, r.thisCode]),
         [
-          [2, 1, 'replays'],
+          [3, 1, 'replays'],
+          [2, 1, 'retired'],
           [1, 1, 'retired'],
         ],
       );
-      assert.deepEqual(rows[1]?.runs, [`${old.workflowId} (edgeFlip)`]);
+      assert.deepEqual(rows[1]?.runs, [`${second.workflowId} (dataPathMove)`]);
+      assert.deepEqual(rows[2]?.runs, [`${old.workflowId} (edgeFlip)`]);
 
       await old.terminate('ended by the operator before the upgrade');
+      await second.terminate('ended by the operator before the upgrade');
       await until('no retired run', async () =>
         (await retiredRuns(reads, queue)).length === 0 ? true : undefined,
       );
@@ -123,7 +136,7 @@ describe('a worker refuses to start while a run of a retired revision is open', 
       }
     } finally {
       await fixture.stop().catch(() => undefined);
-      for (const handle of [old, kept]) await handle.terminate('test ends').catch(() => undefined);
+      for (const handle of [old, second, kept]) await handle.terminate('test ends').catch(() => undefined);
     }
   });
 

@@ -1,7 +1,7 @@
 import { defaultPayloadConverter } from '@temporalio/common';
 import type { History } from '@temporalio/common/lib/proto-utils';
+import { REVISION_2_MARKER } from '../../client/retired-markers';
 import { HAD_REVISION_1 } from '../../client/revision-runs';
-import { REVISION_2 } from '../../workflows/runbook/revision';
 import { MESH_REVISION } from '../../workflows/search-attributes';
 
 /** The patch ids of a history's patch markers. */
@@ -29,5 +29,5 @@ export function revisionOf(history: History): number {
     if (said) return Number(defaultPayloadConverter.fromPayload<number>(said));
   }
   const type = events[0]?.workflowExecutionStartedEventAttributes?.workflowType?.name ?? '';
-  return HAD_REVISION_1.includes(type) && !patchIds(history).includes(REVISION_2) ? 1 : 2;
+  return HAD_REVISION_1.includes(type) && !patchIds(history).includes(REVISION_2_MARKER) ? 1 : 2;
 }

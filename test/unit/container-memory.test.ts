@@ -58,23 +58,14 @@ describe('restart memory is per node and container', () => {
     assert.equal(judge(forge('bbb', 4), memory, 'forge2'), undefined);
   });
 
-  it('as runbooks recorded before MEMORY_PER_NODE remember: one memory by Docker name, so they replay', () => {
-    const shared = new ContainerMemory(false);
-    shared.remember('forge1', [forge('aaa', 0)], '2026-12-01T10:00:00.000Z');
-    shared.remember('forge2', [forge('bbb', 4)], '2026-12-01T10:00:01.000Z');
-    assert.deepEqual(shared.firstSeenOn('forge1'), shared.firstSeenOn('forge2'));
-    assert.equal(shared.firstSeenOn('forge1')['forge-web']?.id, 'bbb', "forge2's sighting replaced forge1's");
-    assert.equal(judge(forge('aaa', 1), shared, 'forge1'), undefined, 'the restart on forge1 went unseen');
-  });
-
   it("an edge flip's successor counts its restarts from its creation: a crash loop begun before the first look fails the next", () => {
-    const memory = new ContainerMemory(true, true);
+    const memory = new ContainerMemory(true);
     memory.remember('novox', [forge('aaa', 2)], '2026-12-01T10:00:00.000Z');
     assert.deepEqual(judge(forge('aaa', 2), memory, 'novox')?.failures, [
       "restarted 2 times since the runbook's push created it",
     ]);
-    // As runbooks recorded before count: from the first look, so the same evidence passes.
-    const fromFirstLook = new ContainerMemory(true, false);
+    // A container the runbook did not create counts from the first look, so the same evidence passes.
+    const fromFirstLook = new ContainerMemory();
     fromFirstLook.remember('novox', [forge('aaa', 2)], '2026-12-01T10:00:00.000Z');
     assert.equal(judge(forge('aaa', 2), fromFirstLook, 'novox'), undefined);
     // Accepted restarts count from the last look on, as for any container.

@@ -1,4 +1,10 @@
-import { allHandlersFinished, condition, continueAsNew, patched, workflowInfo } from '@temporalio/workflow';
+import {
+  allHandlersFinished,
+  condition,
+  continueAsNew,
+  deprecatePatch,
+  workflowInfo,
+} from '@temporalio/workflow';
 import type { FleetApproval } from '../contracts';
 import type { Progress } from '../runbook/progress';
 import { FLEET_CONTINUE_AS_NEW } from '../runbook/revision';
@@ -11,7 +17,9 @@ import type { FleetNodes } from './nodes';
  */
 export function pastHalfTheBound(input: AnyFleetInput): boolean {
   const bound = input.historyBound ?? FLEET_HISTORY_BOUND;
-  return workflowInfo().historyLength > bound / 2 && patched(FLEET_CONTINUE_AS_NEW);
+  if (workflowInfo().historyLength <= bound / 2) return false;
+  deprecatePatch(FLEET_CONTINUE_AS_NEW);
+  return true;
 }
 
 /**

@@ -93,21 +93,11 @@ const ACT: ActivityOptions = {
     maximumAttempts: 3,
   },
 };
-const actAsRecorded = routed<Activities>({ ...ACT, heartbeatTimeout: '30 seconds' });
-const actNoticingDeadWorkers = routed<Activities>({ ...ACT, heartbeatTimeout: '10 seconds' });
-
-/** Off for runbooks recorded before QUICK_DEAD_WORKER, whose histories schedule with a 30 s timeout. */
-let deadWorkersNoticedSooner = false;
-
-/** QUICK_DEAD_WORKER: every worker beats for its activities (worker/keep-alive.ts), so 10 s of silence is a dead one. */
-export function noticeDeadWorkersSooner(): void {
-  deadWorkersNoticedSooner = true;
-}
-
-/** Timeouts and retries for every runbook's activities, set here once. */
-export const act: ActivityInterfaceFor<Activities> = new Proxy(actAsRecorded, {
-  get: (_, name) => Reflect.get(deadWorkersNoticedSooner ? actNoticingDeadWorkers : actAsRecorded, name),
-});
+/**
+ * Timeouts and retries for every runbook's activities, set here once. Every worker beats for its activities
+ * (worker/keep-alive.ts), so 10 s of silence is a dead one.
+ */
+export const act = routed<Activities>({ ...ACT, heartbeatTimeout: '10 seconds' });
 
 /**
  * Copying and checksumming data take as long as the data is large: no overall deadline, a short heartbeat
@@ -124,22 +114,11 @@ const LONG: ActivityOptions = {
   },
 };
 type LongWork = Pick<Activities, 'copyTree' | 'verifyTree' | 'catchUpCopy'>;
-const longAsRecorded = routed<LongWork>(LONG);
-const longUntilStopped = routed<LongWork>({
+
+/** A cancelled copy, verify or catch-up is waited for until it has really ended: no undo runs beside it. */
+export const longAct = routed<LongWork>({
   ...LONG,
   cancellationType: ActivityCancellationType.WAIT_CANCELLATION_COMPLETED,
-});
-
-/** Off for runbooks recorded before UNDO_AFTER_WORK_STOPS, which went on as soon as they asked to cancel. */
-let cancelledWorkAwaited = false;
-
-/** UNDO_AFTER_WORK_STOPS: a cancelled copy, verify or catch-up is waited for until it has really ended. */
-export function awaitCancelledLongWork(): void {
-  cancelledWorkAwaited = true;
-}
-
-export const longAct: ActivityInterfaceFor<LongWork> = new Proxy(longAsRecorded, {
-  get: (_, name) => Reflect.get(cancelledWorkAwaited ? longUntilStopped : longAsRecorded, name),
 });
 
 /**

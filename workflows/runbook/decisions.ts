@@ -1,4 +1,11 @@
-import { ApplicationFailure, condition, log, patched, setHandler, workflowInfo } from '@temporalio/workflow';
+import {
+  ApplicationFailure,
+  condition,
+  deprecatePatch,
+  log,
+  setHandler,
+  workflowInfo,
+} from '@temporalio/workflow';
 import {
   Decision,
   decideUpdate,
@@ -266,13 +273,13 @@ export class Decisions {
     if (!this.policy) return condition(decided);
     const summary = `remind the operators if still waiting at ${waiting.gate}`;
     const { afterMs, everyMs } = this.policy.reminders;
-    const backOff = patched(REMINDER_BACKOFF);
+    deprecatePatch(REMINDER_BACKOFF);
     let quiet = afterMs;
     let next = everyMs;
     while (!(await condition(decided, quiet, { summary }))) {
       await this.remind(waiting);
       quiet = next;
-      if (backOff) next = Math.min(next * 2, everyMs * MAX_REMINDER_BACKOFF);
+      next = Math.min(next * 2, everyMs * MAX_REMINDER_BACKOFF);
     }
   }
 

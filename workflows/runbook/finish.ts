@@ -1,4 +1,4 @@
-import { ApplicationFailure, isCancellation, patched } from '@temporalio/workflow';
+import { ApplicationFailure, deprecatePatch, isCancellation } from '@temporalio/workflow';
 import { FAILURE, type RunbookStatus } from '../contracts';
 import type { Compensations } from './compensation';
 import type { Progress } from './progress';
@@ -11,9 +11,9 @@ import { STATUS_IN_FAILURE } from './revision';
  */
 export async function finish(error: unknown, progress: Progress, undo: Compensations): Promise<unknown> {
   const ending = await end(error, progress, undo);
-  return ending instanceof ApplicationFailure && patched(STATUS_IN_FAILURE)
-    ? withStatus(ending, progress.status)
-    : ending;
+  if (!(ending instanceof ApplicationFailure)) return ending;
+  deprecatePatch(STATUS_IN_FAILURE);
+  return withStatus(ending, progress.status);
 }
 
 function withStatus(failure: ApplicationFailure, status: RunbookStatus): ApplicationFailure {

@@ -1,4 +1,4 @@
-import { patched } from '@temporalio/workflow';
+import { deprecatePatch } from '@temporalio/workflow';
 import type { Timings } from '../contracts';
 import { classify, type ReceiptEvidence } from '../verdict';
 import { undoAct } from './activities';
@@ -8,8 +8,7 @@ import { UNDO_JUDGES_OWN_MODULE } from './revision';
  * Whether the push that took `module` off the node did just that: the node's report accounts for every
  * resource of the modules the runbook changed (`changed`: the module, and e.g. the predecessor it stopped;
  * nothing held, failed or drifting) and none of the module's containers runs any more. Other modules'
- * holds and failures are not the runbook's: they are named in its note. Runbooks recorded before
- * UNDO_JUDGES_OWN_MODULE judged every resource of the node.
+ * holds and failures are not the runbook's: they are named in its note.
  */
 export async function judgeRemoval(
   target: { node: string; module: string },
@@ -24,6 +23,7 @@ export async function judgeRemoval(
         timeoutMs: timings.applyReportMs,
       })
     : { report: receipt, nodeState: receipt };
+  deprecatePatch(UNDO_JUDGES_OWN_MODULE);
   const verdict = classify({
     ...target,
     receipt,
@@ -31,7 +31,7 @@ export async function judgeRemoval(
     containers: [],
     healthDeadlinePassed: true,
     revision: 2,
-    ...(patched(UNDO_JUDGES_OWN_MODULE) ? { judgedModules: changed } : {}),
+    judgedModules: changed,
   });
   const left = await undoAct.runningModuleContainers(target);
   const elsewhere = verdict.details.elsewhere ?? [];

@@ -5,6 +5,7 @@ import {
   condition,
   getExternalWorkflowHandle,
   log,
+  deprecatePatch,
   ParentClosePolicy,
   patched,
   setHandler,
@@ -35,7 +36,6 @@ export class Locks {
   private asked = false;
   private busy: LockHolder | undefined;
   private hold: LockHold = { state: 'none' };
-  private asksAgain = false;
 
   constructor() {
     setHandler(locksGranted, () => {
@@ -48,10 +48,10 @@ export class Locks {
   }
 
   /**
-   * Takes every lock, waiting as long as another runbook holds one; `onWait` says who it waits for. Since
-   * LOCKS_ASKED_AGAIN a waiter asks again every `askAgainMs` (doubling, up to 30 times that): a keeper that
-   * was terminated or lost meanwhile is started again, and learns from the runbooks who holds what; so does
-   * a holder whose release finds no keeper.
+   * Takes every lock, waiting as long as another runbook holds one; `onWait` says who it waits for. A waiter
+   * asks again every `askAgainMs` (doubling, up to 30 times that): a keeper that was terminated or lost
+   * meanwhile is started again, and learns from the runbooks who holds what; so does a holder whose release
+   * finds no keeper.
    */
   async take(
     wanted: { alone: string[]; shared: string[] },
@@ -59,7 +59,7 @@ export class Locks {
     onWait: (holder: LockHolder) => void,
     askAgainMs: number,
   ): Promise<void> {
-    const asksAgain = (this.asksAgain = patched(LOCKS_ASKED_AGAIN));
+    deprecatePatch(LOCKS_ASKED_AGAIN);
     const { workflowId, runId } = workflowInfo();
     this.asked = true;
     const locks = [...new Set(wanted.alone)].sort();
@@ -67,15 +67,14 @@ export class Locks {
     const me: LockRequest = { workflowId, runId, what, locks, shared };
     const keeper = lockKeeperId(runbookQueue());
     this.hold = { state: 'asking', keeper, request: me, since: new Date().toISOString() };
-    await request(me, asksAgain ? 'shielded' : undefined);
+    await request(me, 'shielded');
     let shown: LockHolder | undefined;
     let every = askAgainMs;
     const verified = patched(TRUSTED_INPUT);
     for (;;) {
       while (!this.granted) {
         const moved = () => this.granted || this.busy !== shown;
-        if (!asksAgain) await condition(moved);
-        else if (!(await condition(moved, every))) {
+        if (!(await condition(moved, every))) {
           await request(me, 'signal first');
           every = Math.min(every * 2, askAgainMs * MAX_BACKOFF);
           continue;
@@ -102,7 +101,7 @@ export class Locks {
       .then(() => true)
       .catch(() => false);
     // A keeper never ends while a runbook holds or asks: gone, it was lost. Whoever waits is served now.
-    if (!released && this.asksAgain) await startKeeperAfresh();
+    if (!released) await startKeeperAfresh();
   }
 }
 
@@ -120,9 +119,9 @@ async function startKeeperAfresh(): Promise<void> {
 /**
  * Starts the queue's lock keeper with this request, or, when it runs already, signals the request to it.
  * Asked again, it signals first: the keeper usually still runs, and knows the request already.
- * Every start since LOCKS_ASKED_AGAIN is shielded from a cancellation (an abort while the runbook asks).
+ * Every start is shielded from a cancellation (an abort while the runbook asks).
  */
-async function request(me: LockRequest, how?: 'signal first' | 'shielded'): Promise<void> {
+async function request(me: LockRequest, how: 'signal first' | 'shielded'): Promise<void> {
   const keeper = lockKeeperId(runbookQueue());
   const signal = () =>
     getExternalWorkflowHandle(keeper)
@@ -140,8 +139,8 @@ async function request(me: LockRequest, how?: 'signal first' | 'shielded'): Prom
     });
   for (;;) {
     try {
-      // Since LOCKS_ASKED_AGAIN shielded: a cancellation while the child starts would leave the start unanswered.
-      await (how ? CancellationScope.nonCancellable(start) : start());
+      // Shielded: a cancellation while the child starts would leave the start unanswered.
+      await CancellationScope.nonCancellable(start);
       return;
     } catch (error) {
       if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;

@@ -12,27 +12,16 @@ export class ContainerMemory {
   private readonly lastLooks: Record<string, string[]> = {};
 
   /**
-   * `perNode` false: as runbooks recorded before MEMORY_PER_NODE remember, one memory by Docker name for
-   * all their nodes (where same-named containers of two nodes overwrite each other's first sighting).
+   * `createdByRunbook`: every container it judges was created by the runbook's own push (an edge flip's
+   * successor, which preflight proved not running): restarts count from its creation, so a crash loop that
+   * began before the first look shows at once.
    */
-  constructor(
-    private readonly perNode = true,
-    /**
-     * Every container it judges was created by the runbook's own push (an edge flip's successor, which
-     * preflight proved not running): restarts count from its creation, so a crash loop that began before
-     * the first look shows at once. Off for runbooks recorded before SUCCESSOR_RESTARTS_SINCE_CREATED.
-     */
-    private readonly createdByRunbook = false,
-  ) {}
-
-  private of(node: string): string {
-    return this.perNode ? node : '';
-  }
+  constructor(private readonly createdByRunbook = false) {}
 
   /** Keeps the first sighting of each of the node's containers; a new id (a recreated container) starts afresh. */
   remember(node: string, containers: ContainerEvidence[], at: string): void {
-    const first = (this.firstSeen[this.of(node)] ??= {});
-    const last = (this.lastSeen[this.of(node)] ??= {});
+    const first = (this.firstSeen[node] ??= {});
+    const last = (this.lastSeen[node] ??= {});
     this.lastLooks[node] = containers.map(containerLook);
     for (const c of containers) {
       const o = c.observed;
@@ -46,7 +35,7 @@ export class ContainerMemory {
 
   /** The node's containers as first seen, by Docker name: the evidence's `firstSeen`. */
   firstSeenOn(node: string): Record<string, FirstSeen> {
-    return { ...this.firstSeen[this.of(node)] };
+    return { ...this.firstSeen[node] };
   }
 
   /** The node's containers as last judged, one look each; empty before any judgment. */

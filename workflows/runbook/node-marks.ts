@@ -3,9 +3,9 @@ import {
   ApplicationFailure,
   CancellationScope,
   ChildWorkflowCancellationType,
+  deprecatePatch,
   getExternalWorkflowHandle,
   ParentClosePolicy,
-  patched,
   proxyActivities,
   startChild,
   workflowInfo,
@@ -94,7 +94,8 @@ export class NodeMarks {
       // Marked since the check: by another run, or by one whose mark is still going; ask again, once.
       await this.refuseMarked([node]);
       // Or marked by the run a Temporal Reset carried on to this one: the mark is this run's already.
-      if (patched(MARKS_FOLLOW_RESETS) && (await marks.markHeldBy({ node, self: selfRun() }))) return;
+      deprecatePatch(MARKS_FOLLOW_RESETS);
+      if (await marks.markHeldBy({ node, self: selfRun() })) return;
       if (attempt >= 2)
         throw ApplicationFailure.nonRetryable(
           `${node} is marked in flight by another run (${nodeMarkId(node)}) that has not let it go; see it with mesh runbook status ${node}.`,

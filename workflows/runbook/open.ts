@@ -19,7 +19,7 @@ import {
 import { logContext } from '../interceptors';
 import type { LastRun } from '../../activities/runbook/last-run';
 import type { RunbookPolicy } from '../policy';
-import { noticeDeadWorkersSooner, routeNodeWorkToNodes, settings } from './activities';
+import { routeNodeWorkToNodes, settings } from './activities';
 import { Compensations } from './compensation';
 import { Decisions } from './decisions';
 import { renderDetails } from './details';
@@ -30,13 +30,7 @@ import { parentReporter } from './parent-report';
 import { listedSteps, type RunbookPlan } from './plan';
 import { Pauses } from './pauses';
 import { Progress } from './progress';
-import {
-  DURABLE_NODE_MARKS,
-  OPERATOR_UI,
-  PARALLEL_READS,
-  QUICK_DEAD_WORKER,
-  TRUSTED_INPUT,
-} from './revision';
+import { DURABLE_NODE_MARKS, PARALLEL_READS, QUICK_DEAD_WORKER, TRUSTED_INPUT } from './revision';
 import { Runbook } from './runbook';
 import { LOCKS } from './step-declarations';
 import { showStalledWork } from './stalled-work';
@@ -86,10 +80,9 @@ export async function openRunbook<P extends RunbookPlan & { readonly kind: Runbo
     );
   // A node's disk and Docker work runs on a worker on that node, never on whichever host polls.
   routeNodeWorkToNodes();
-  if (patched(QUICK_DEAD_WORKER)) noticeDeadWorkersSooner();
+  deprecatePatch(QUICK_DEAD_WORKER);
   const progress = new Progress({ id, kind: plan.kind, node, module, startedBy }, listedSteps(plan));
   setHandler(statusQuery, () => progress.status);
-  deprecatePatch(OPERATOR_UI);
   const searchAttributes = searchAttributePublisher();
   const tellFleet = parentReporter();
   progress.onChange((status) => {
@@ -98,8 +91,9 @@ export async function openRunbook<P extends RunbookPlan & { readonly kind: Runbo
     tellFleet(status);
   });
   logContext.step = 'start';
-  // Read beside the policy; runbooks recorded before PARALLEL_READS read it after, in refuseUncleared.
-  const lastRun = patched(PARALLEL_READS) ? readLastRun() : undefined;
+  // Read beside the policy.
+  deprecatePatch(PARALLEL_READS);
+  const lastRun = readLastRun();
   // The worker parsed it from its config; the history keeps what applied.
   const policy: RunbookPolicy = await settings.runbookPolicy();
   const decisions = new Decisions(progress, policy);
@@ -118,12 +112,14 @@ export async function openRunbook<P extends RunbookPlan & { readonly kind: Runbo
       const signer = refuseUntrusted(identity.raw ?? identity, claimsOf(identity), plan, policy);
       if (signer) progress.proveStarter(signer);
     }
-    await refuseUncleared(node, lastRun ?? readLastRun());
+    await refuseUncleared(node, lastRun);
     const { touches } = identity;
     if (touches) await takeLocks(locks, touches, progress, identity.timings ?? Timings.parse({}));
     // Once the locks hold, no other runbook here can mark or unmark these nodes: the check is current.
-    if (touches && patched(DURABLE_NODE_MARKS))
+    if (touches) {
+      deprecatePatch(DURABLE_NODE_MARKS);
       await marks.markInFlight(touches.nodes, touches.what, startedBy);
+    }
     return await script(new Runbook(plan, progress, decisions, undo, identity.predicted, pauses));
   } catch (error) {
     throw await finish(error, progress, undo);

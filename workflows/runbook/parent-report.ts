@@ -1,4 +1,4 @@
-import { getExternalWorkflowHandle, patched, workflowInfo } from '@temporalio/workflow';
+import { deprecatePatch, getExternalWorkflowHandle, patched, workflowInfo } from '@temporalio/workflow';
 import type { RunbookStatus } from '../contracts';
 import { childReportSignal } from '../fleet/contracts';
 import { FLEET_REPORTS_BOUNDED } from './revision';
@@ -47,7 +47,8 @@ export function tellsNow(
  */
 export function parentReporter(): (status: RunbookStatus) => void {
   const parent = workflowInfo().parent;
-  if (!parent || !patched(FLEET_REPORTS)) return () => undefined;
+  if (!parent) return () => undefined;
+  deprecatePatch(FLEET_REPORTS);
   const fleet = getExternalWorkflowHandle(parent.workflowId, parent.runId);
   let last: (Told & { said: string }) | undefined;
   return (status) => {

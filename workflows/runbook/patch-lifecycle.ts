@@ -19,9 +19,8 @@ export interface PatchStage {
 
 /** Every patch marker the workflows write, oldest first. */
 export const PATCHES: readonly PatchStage[] = [
-  { id: R.OPERATOR_UI, everyRunFrom: 2, deprecatedIn: 3 },
-  { id: R.REVISION_2, everyRunFrom: 2, deprecatedIn: 3 },
-  // Added while revision 2 ran: its runs started before each one lack it. They leave with revision 2.
+  // Added while revision 2 ran: its runs started before each one lack it. Deprecated once revision 2 left;
+  // removed once revision 3 leaves.
   ...[
     R.OFFER_RECHECK,
     R.REMINDER_BACKOFF,
@@ -51,9 +50,9 @@ export const PATCHES: readonly PatchStage[] = [
     R.OLD_DATA_APPROVAL_WATCHES_USERS,
     R.FLEET_CONTINUE_AS_NEW,
     FLEET_REPORTS,
-  ].map((id) => ({ id, everyRunFrom: 3 })),
+  ].map((id) => ({ id, everyRunFrom: 3, deprecatedIn: 4 })),
   // Revision 3's own: every revision-3 run that gets there has it.
-  { id: R.FLEET_APPROVAL_EXPIRES, everyRunFrom: 3 },
+  { id: R.FLEET_APPROVAL_EXPIRES, everyRunFrom: 3, deprecatedIn: 4 },
   // Revision 4's own.
   { id: R.TRUSTED_INPUT, everyRunFrom: 4 },
   { id: R.GIVE_UP_ENDS_UNWIND, everyRunFrom: 4 },

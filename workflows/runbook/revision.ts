@@ -2,27 +2,19 @@
  * The workflow code's revision, which every run says it started on (search attribute MeshRevision, set by
  * its first upsert). Revision 1 was the first release (frozen in workflows/legacy/ until revision 3);
  * revision 2 is every run started before runs said their revision: the "cannot do harm" review and every
- * patch up to FLEET_CONTINUE_AS_NEW; revision 3 adds MeshRevision and retires revision 1. The lifecycle
- * (docs/production.md, "Versions and their retirement") says when each patch below is deprecated and removed; the test
- * command checks it (test/unit/revision-lifecycle.test.ts).
+ * patch up to FLEET_CONTINUE_AS_NEW; revision 3 adds MeshRevision and retires revision 1; revision 4
+ * retires revision 2 (the patches every revision-3 run holds are deprecated, their old branches gone). The
+ * lifecycle (docs/production.md, "Versions and their retirement") says when each patch below is deprecated
+ * and removed; the test command checks it (test/unit/revision-lifecycle.test.ts).
  */
-export const RUNBOOK_REVISION = 3;
+export const RUNBOOK_REVISION = 4;
 
 /**
  * The oldest revision whose runs this code still replays. A worker refuses to start while a run of an older
  * revision is open on its queue (worker/retired-runs.ts). Raise it once `mesh runbook list --revision` shows
  * no open run of that revision in any namespace you support, and no worker of that revision runs.
  */
-export const OLDEST_SUPPORTED_REVISION = 2;
-
-/** Revision 2's marker: runbooks without it ran revision 1 (retired in revision 3, deprecated since). */
-export const REVISION_2 = 'runbook-revision-2';
-
-/**
- * Decisions carry evidence; runbooks publish search attributes, read the worker's policy and remind. Older
- * than revision 2 (every revision-2 run has it): deprecated in revision 3.
- */
-export const OPERATOR_UI = 'operator-ui';
+export const OLDEST_SUPPORTED_REVISION = 3;
 
 /**
  * A gate whose plan allows `recheck` offers it whatever the verdict says. The offered actions are part of the

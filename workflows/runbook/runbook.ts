@@ -1,4 +1,4 @@
-import { CancellationScope, isCancellation, patched } from '@temporalio/workflow';
+import { CancellationScope, deprecatePatch, isCancellation, patched } from '@temporalio/workflow';
 import type {
   FleetApproval,
   PredictedVerdicts,
@@ -143,8 +143,11 @@ export class Runbook<P extends RunbookPlan> {
       }
       this.progress.mark(name, 'waiting', look.note);
       // Looking again is always an answer where the plan allows it: the operator may have fixed it by hand.
-      const candidates =
-        allowed.includes('recheck') && patched(OFFER_RECHECK) ? withRecheck(look.actions) : look.actions;
+      let candidates = look.actions;
+      if (allowed.includes('recheck')) {
+        deprecatePatch(OFFER_RECHECK);
+        candidates = withRecheck(look.actions);
+      }
       const offered = candidates.filter(
         (a) => allowed.includes(a) && (a === 'abort' || a === 'recheck' || act[a] !== undefined),
       );
@@ -160,7 +163,8 @@ export class Runbook<P extends RunbookPlan> {
       watchedLook = false;
       const { watch } = options;
       let decision: RecordedDecision;
-      if (watch && patched(GATES_WATCH_CONTAINERS)) {
+      if (watch) {
+        deprecatePatch(GATES_WATCH_CONTAINERS);
         const answer = await this.awaitWatching(request, pausedWatch(changes, watch), told);
         if ('changed' in answer) {
           change = `changed while ${name} waited: ${answer.changed}`;
@@ -268,10 +272,12 @@ export class Runbook<P extends RunbookPlan> {
     if (looks.some((look) => look.hash === undefined)) return false;
     const ageMs = new Date().getTime() - Date.parse(approval.at);
     const mostMs = this.decisions.fleetApprovalMaxAgeMs();
-    if (ageMs > mostMs && patched(FLEET_APPROVAL_EXPIRES))
+    if (ageMs > mostMs) {
+      deprecatePatch(FLEET_APPROVAL_EXPIRES);
       return {
         expired: `The fleet's approval (${approval.gate} of ${approval.runbook}, by ${approval.by} at ${approval.at}) is ${duration(ageMs)} old, older than the policy's fleetApprovalMaxAge (${duration(mostMs)}): this node asks its own.`,
       };
+    }
     const unfit = this.decisions.fleetApprovalUnfit(approval, gate);
     if (unfit !== undefined && patched(TRUSTED_INPUT)) return { expired: unfit };
     const rested = looks.map((look) => `${look.name} ${look.hash}`).join(', ');
@@ -370,10 +376,7 @@ export class Runbook<P extends RunbookPlan> {
         return await run();
       } catch (error) {
         if (isAbort(error)) throw error;
-        if (
-          isRollBack(error) ||
-          (name === PREFLIGHT && isRefusal(error) && patched(PREFLIGHT_REFUSAL_ENDS))
-        ) {
+        if (isRollBack(error) || endsAtPreflight(name, error)) {
           this.progress.mark(name, 'failed', failureMessage(error));
           throw error;
         }
@@ -417,6 +420,13 @@ function okNow(look: Extract<Look, { ok: true }>): Look {
 function withChange(look: Look, fact: string): Look {
   if (look.ok) return { ...look, note: `${look.note} (${fact})` };
   return { ...look, reason: `${look.reason} (It ${fact}.)`, facts: [...look.facts, fact] };
+}
+
+/** A refusal at preflight ends the runbook failed: nothing has changed yet, nobody need decide. */
+function endsAtPreflight(step: string, error: unknown): boolean {
+  if (step !== PREFLIGHT || !isRefusal(error)) return false;
+  deprecatePatch(PREFLIGHT_REFUSAL_ENDS);
+  return true;
 }
 
 /** The verdict's actions with `recheck` among them, before `abort`, which stays last. */

@@ -1,4 +1,11 @@
-import { condition, isCancellation, log, patched, setHandler, workflowInfo } from '@temporalio/workflow';
+import {
+  condition,
+  deprecatePatch,
+  isCancellation,
+  log,
+  setHandler,
+  workflowInfo,
+} from '@temporalio/workflow';
 import { WorkStalled, workStalledSignal, type Stalled } from '../contracts';
 import type { RunbookPolicy } from '../policy';
 import { notify } from './activities';
@@ -17,8 +24,8 @@ export function showStalledWork(progress: Progress, policy: RunbookPolicy | unde
   let reminding = false;
   setHandler(workStalledSignal, (input) => {
     const report = WorkStalled.safeParse(input);
-    // A report recorded in a history whose runbook did not show stalls yet (an older worker) changes nothing.
-    if (!report.success || !patched(STALLED_WORK)) return;
+    if (!report.success) return;
+    deprecatePatch(STALLED_WORK);
     if (!report.data.stalled) return progress.unstall(report.data.activityId);
     if (!progress.stall(report.data) || reminding) return;
     reminding = true;
