@@ -15,7 +15,7 @@ const benchOnly = {
 const DEPTHS = [1, 2, 3, 4, 5, 6];
 
 /**
- * No imports up the stack. From bottom to top: shared (pure pieces) → docker → mesh → activities → workflows
+ * No imports up the stack. From bottom to top: base (pure pieces) → docker → mesh → activities → workflows
  * (bundle-safe); client → cli on top. A file `depth` directories deep reaches a top-level directory through
  * exactly `depth` `../`, so the pattern cannot mistake activities/mesh/ for mesh/.
  */
@@ -57,7 +57,7 @@ export default tseslint.config(
     files: ['bin/**', 'cli/**', 'client/**', 'lab/**', 'worker/**'],
     rules: { 'no-restricted-imports': ['error', { patterns: [benchOnly] }] },
   },
-  ...restrictedImports('shared', (depth) => [
+  ...restrictedImports('base', (depth) => [
     upTheStack(
       [
         'docker',
@@ -82,7 +82,7 @@ export default tseslint.config(
     upTheStack(
       ['mesh', 'activities', 'client', 'cli'],
       depth,
-      'Docker sits below mesh: what both need (container specs, labels, names) is docker/ or shared/.',
+      'Docker sits below mesh: what both need (container specs, labels, names) is docker/ or base/.',
     ),
     benchOnly,
   ]),
@@ -90,7 +90,7 @@ export default tseslint.config(
     upTheStack(
       ['activities', 'config', 'client', 'cli'],
       depth,
-      'Mesh sits below activities and config: what both need (the heartbeat, ConfigError) is in shared/.',
+      'Mesh sits below activities and config: what both need (the heartbeat, ConfigError) is in base/.',
     ),
     benchOnly,
   ]),

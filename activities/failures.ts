@@ -1,7 +1,7 @@
 import { ApplicationFailure } from '@temporalio/common';
 import type { z } from 'zod';
 import { MeshRefusedError } from '../mesh/errors';
-import { firstIssueText } from '../shared/zod-issue';
+import { firstIssueText } from '../base/zod-issue';
 import { FAILURE } from '../workflows/contracts';
 
 /** The failure type of a refusal by mesh: an unknown node or module, or a verb out of place. */

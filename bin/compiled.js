@@ -13,7 +13,7 @@ const SOURCES = [
   'worker',
   'mesh',
   'docker',
-  'shared',
+  'base',
   'config',
   'lab',
 ];

@@ -1,7 +1,7 @@
 import { CommanderError } from 'commander';
 import type * as Zod from 'zod';
 import { MeshCommandError, MeshRefusedError, MeshUnreadableError } from '../mesh/errors';
-import { firstIssue } from '../shared/zod-issue';
+import { firstIssue } from '../base/zod-issue';
 import { terminalSafe } from './terminal-text';
 
 /** Exit codes the CLI documents; `process.exit` is called only in main.ts. */

@@ -1,4 +1,4 @@
-import { isControl, printable } from '../shared/printable';
+import { isControl, printable } from '../base/printable';
 
 /**
  * The one place text that someone else typed is made safe for the operator's terminal: a decision's

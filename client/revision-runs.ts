@@ -1,7 +1,7 @@
 import { OLDEST_SUPPORTED_REVISION } from '../workflows/runbook/revision';
 import { REVISION_2_MARKER } from './retired-markers';
 import { MESH_REVISION } from '../workflows/search-attributes';
-import { visibilityString } from '../shared/visibility-string';
+import { visibilityString } from '../base/visibility-string';
 import { RunNotFound, type RunInfo, type TemporalReads } from './temporal-reads/reads';
 
 /** Temporal's own attribute: the patch ids a run's `patched()` calls found true (core upserts it). */

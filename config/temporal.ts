@@ -7,7 +7,7 @@ import {
   type ClientConfigTLS,
   type ConfigDataSource,
 } from '@temporalio/envconfig';
-import { ConfigError } from '../shared/config-error';
+import { ConfigError } from '../base/config-error';
 import { readProblem } from './read-problem';
 import { HostPort, type TemporalFile, type TemporalTlsFile } from './schema';
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { AbsolutePath, Name } from '../shared/value-schemas';
+import { AbsolutePath, Name } from '../base/value-schemas';
 
 /** What a container is made from: the spec a mesh module lists and the Docker engine runs. */
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { AbsolutePath, Name } from '../shared/value-schemas';
+import { AbsolutePath, Name } from '../base/value-schemas';
 
 /** Where Docker listens on a machine that says nothing else. */
 export const DEFAULT_SOCKET = '/var/run/docker.sock';

@@ -6,7 +6,7 @@ import {
   type DockerEndpoint,
   type DockerEndpointsConfigInput,
 } from './endpoint-config';
-import { firstIssueText } from '../shared/zod-issue';
+import { firstIssueText } from '../base/zod-issue';
 
 export { DockerEndpoint, DockerEndpointsConfig, type DockerEndpointsConfigInput } from './endpoint-config';
 

@@ -1,5 +1,5 @@
 /** Errors thrown by mesh adapters. They stay local; activities turn them into failures. */
-import { printable } from '../shared/printable';
+import { printable } from '../base/printable';
 
 /** A state file, report or command output from mesh that does not parse. Never to be read as success. */
 export class MeshUnreadableError extends Error {

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import { MeshUnreadableError } from './errors';
-import { firstIssue } from '../shared/zod-issue';
+import { firstIssue } from '../base/zod-issue';
 
 /** Parses mesh output or state, naming the source and the first offending field when it does not fit. */
 export function parseMesh<S extends z.ZodType>(schema: S, value: unknown, source: string): z.output<S> {

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ContainerSpec, HealthcheckSpec, MountSpec, PortSpec } from '../docker/container-spec';
-import { NODE_TEXT_MAX, printable, unprintable } from '../shared/printable';
-import { AbsolutePath, NAME_MAX, NAME_PATTERN, Name } from '../shared/value-schemas';
+import { NODE_TEXT_MAX, printable, unprintable } from '../base/printable';
+import { AbsolutePath, NAME_MAX, NAME_PATTERN, Name } from '../base/value-schemas';
 
 /**
  * Everything that crosses the mesh port is described here once and parsed on the way in. Objects are strict:

@@ -2,7 +2,7 @@ import type { QueryDefinition, SignalDefinition, UpdateDefinition } from '@tempo
 import { ApplicationFailure } from '@temporalio/common/lib/failure';
 import { z } from 'zod';
 import { Name } from '../mesh/schemas';
-import { firstIssueText } from '../shared/zod-issue';
+import { firstIssueText } from '../base/zod-issue';
 import { VerdictKind } from './verdict';
 
 /**

@@ -5,7 +5,7 @@ import { dirname, join, resolve } from 'node:path';
 import { z } from 'zod';
 import { hostPathOnNode } from '../../docker/placement';
 import { AbsolutePath, Name } from '../../mesh/schemas';
-import { firstIssueText } from '../../shared/zod-issue';
+import { firstIssueText } from '../../base/zod-issue';
 import { Manifest } from './manifest';
 
 /** Where a worker keeps runbook state of its own: $MESH_STATE_DIR/runbook, else ~/.local/state/mesh/runbook. */

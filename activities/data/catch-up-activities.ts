@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { HostRootOf } from '../host-root';
 import { Name } from '../../mesh/schemas';
 import { parseActivityInput } from '../failures';
-import { activitySignal, heartbeat } from '../../shared/activity-heartbeat';
+import { activitySignal, heartbeat } from '../../base/activity-heartbeat';
 import { BaselineError, BaselineStore, baselineId, type Baseline } from './baseline-store';
 import { catchUp, type CatchUpResult } from './catch-up';
 import { changedPaths, treeOrder } from './catch-up-plan';

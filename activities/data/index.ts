@@ -3,7 +3,7 @@ import type { DockerEngine } from '../../docker/engine';
 import type { MeshPort } from '../../mesh/port';
 import type { HostRootOf } from '../host-root';
 import { containersUsingPath } from '../docker/containers-using-path';
-import { activitySignal, heartbeat } from '../../shared/activity-heartbeat';
+import { activitySignal, heartbeat } from '../../base/activity-heartbeat';
 import { BaselineStore } from './baseline-store';
 import { createCatchUpActivities } from './catch-up-activities';
 import { copyTreeWithResume, type CopyResult } from './copy-tree';

@@ -6,7 +6,7 @@ import type { ContainerLabels } from '../../docker/container-labels';
 import type { MeshPort } from '../../mesh/port';
 import type { HostRootOf } from '../host-root';
 import { Name, type ModuleSpec } from '../../mesh/schemas';
-import { firstIssueText } from '../../shared/zod-issue';
+import { firstIssueText } from '../../base/zod-issue';
 import { ContainerEvidence, type Mount } from '../../workflows/verdict/evidence';
 import { parseActivityInput } from '../failures';
 import { pauseWithHeartbeat } from './activity-context';

@@ -5,7 +5,7 @@ import { waitForApplyReport } from '../../mesh/wait-for-apply';
 import { compareMounts } from '../../workflows/verdict/containers';
 import type { HostRootOf } from '../host-root';
 import { refusalsAreFinal } from '../failures';
-import { activitySignal, heartbeat } from '../../shared/activity-heartbeat';
+import { activitySignal, heartbeat } from '../../base/activity-heartbeat';
 import { ambiguousContainers } from './failures';
 import { findModuleContainers, type ModuleContainersAt } from './module-containers';
 import { bindMountsOnNode } from './mount-paths';

@@ -3,7 +3,7 @@ import type { DockerEngine } from '../../docker/engine';
 import type { MeshPort } from '../../mesh/port';
 import { Name, type ModuleSpec } from '../../mesh/schemas';
 import { parseActivityInput, refusalsAreFinal } from '../failures';
-import { heartbeat } from '../../shared/activity-heartbeat';
+import { heartbeat } from '../../base/activity-heartbeat';
 import { containersGone, namedContainersGone, unknownContainers } from './failures';
 import { findModuleContainers, type LabelledContainer, type ModuleContainersAt } from './module-containers';
 

@@ -12,7 +12,7 @@ import {
 import { ApplyReportTimeoutError, waitForApplyReport } from '../../mesh/wait-for-apply';
 import type { NodeStateEvidence, ReceiptEvidence, ReportEvidence } from '../../workflows/verdict';
 import { invalidInput, parseActivityInput, refusalsAreFinal } from '../failures';
-import { activitySignal, heartbeat } from '../../shared/activity-heartbeat';
+import { activitySignal, heartbeat } from '../../base/activity-heartbeat';
 import { withinEvidenceLimit } from './evidence-limit';
 import { containersMountingPath, moveMounts, moveProblem } from './module-mounts';
 

@@ -1,5 +1,5 @@
 import { parseActivityInput } from '../failures';
-import { heartbeat } from '../../shared/activity-heartbeat';
+import { heartbeat } from '../../base/activity-heartbeat';
 import { pauseWithHeartbeat } from '../docker/activity-context';
 import { getWithHost } from './http-get';
 import { ProbeInput, ProbeResult } from './schemas';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { printable } from '../../shared/printable';
+import { printable } from '../../base/printable';
 import { HeaderName } from '../../workflows/contracts';
 
 /** How much of a node header's value a result keeps: a node name is at most 63 characters. */

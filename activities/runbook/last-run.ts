@@ -3,7 +3,7 @@ import { ApplicationFailure } from '@temporalio/common';
 import type { Clearance } from '../../workflows/clear-node';
 import { FAILURE } from '../../workflows/contracts';
 import { CLEARANCE_TYPE } from '../../workflows/clearance-names';
-import { visibilityString } from '../../shared/visibility-string';
+import { visibilityString } from '../../base/visibility-string';
 
 /** How the last run under a node's runbook id went: a clearance, a runbook and how it ended, or none. */
 export type LastRun =

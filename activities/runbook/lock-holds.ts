@@ -10,7 +10,7 @@ import {
   type LockHoldCheck,
   type RunRef,
 } from '../../workflows/lock-hold';
-import { heartbeat } from '../../shared/activity-heartbeat';
+import { heartbeat } from '../../base/activity-heartbeat';
 
 /** Half-second looks at a keeper of an older release, which holds a grant only after telling it. */
 const GRANT_SETTLES_TRIES = 20;

@@ -5,10 +5,10 @@ import { carrierOf, heldBy, inFlightSentence, isLeft, leftSentence, readNodeMark
 import { markSourceOf } from './node-marks-sdk';
 import type { RunRef } from '../../workflows/lock-hold';
 import { CLEARANCE_TYPE } from '../../workflows/clearance-names';
-import { visibilityString } from '../../shared/visibility-string';
+import { visibilityString } from '../../base/visibility-string';
 import { runbookWorkflowId } from '../../workflows/contracts';
 import { nodeMarkId, type Clearance, type RunState } from '../../workflows/node-mark-contracts';
-import { heartbeat } from '../../shared/activity-heartbeat';
+import { heartbeat } from '../../base/activity-heartbeat';
 
 const POLL_MS = 200;
 /** How long a clearance is looked for: the list of runs is eventually consistent, its latest run is not. */

@@ -3,7 +3,7 @@ import { temporal } from '@temporalio/proto';
 import { WorkflowNotFoundError } from '@temporalio/client';
 import { lastRunOf, type LastRun } from './last-run';
 import { nodeTaskQueue } from '../../workflows/contracts';
-import { heartbeatWhile } from '../../shared/activity-heartbeat';
+import { heartbeatWhile } from '../../base/activity-heartbeat';
 
 /**
  * A poller is listed for a while after it stopped; a live one asks again at least every long poll (about a

@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import type { z } from 'zod';
 import type * as Local from '../../mesh/local';
 import { Name } from '../../mesh/schemas';
-import { firstIssue } from '../../shared/zod-issue';
+import { firstIssue } from '../../base/zod-issue';
 import { UsageError } from '../errors';
 
 /** The local mesh whose state dir `--state-dir` on `mesh local` (or $MESH_LOCAL_STATE) names. */

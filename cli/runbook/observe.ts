@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { CLEARANCE_TYPE } from '../../workflows/clearance-names';
-import { firstIssueText } from '../../shared/zod-issue';
+import { firstIssueText } from '../../base/zod-issue';
 import { RunbookStatus, statusQuery, type Phase, type RunbookKind } from '../../workflows/contracts';
 import { UsageError } from '../errors';
 import { orUnknown, type RunbookReader } from './client';

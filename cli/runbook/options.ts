@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { firstIssue } from '../../shared/zod-issue';
+import { firstIssue } from '../../base/zod-issue';
 import { TASK_QUEUE } from '../../workflows/contracts';
 import { UsageError } from '../errors';
 

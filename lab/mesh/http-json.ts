@@ -1,7 +1,7 @@
 import http from 'node:http';
 import { ZodError } from 'zod';
 import { MeshRefusedError } from '../../mesh/errors';
-import { firstIssueText } from '../../shared/zod-issue';
+import { firstIssueText } from '../../base/zod-issue';
 
 /** What a route answers: a status and a JSON body. */
 export interface Answer {

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { ConfigError } from '../../shared/config-error';
+import { ConfigError } from '../../base/config-error';
 import { ContainerLabels, LOCAL_MESH_LABELS } from '../../docker/container-labels';
-import { firstIssue } from '../../shared/zod-issue';
+import { firstIssue } from '../../base/zod-issue';
 import { MESH_VERBS, VERB_PLACEHOLDERS, placeholdersIn, type CommandTemplate, type MeshVerb } from './argv';
 import { commandCallingItself } from './controller-program';
 import { NEVER_PASSED } from './environment';

@@ -1,6 +1,6 @@
 import { MeshRefusedError } from '../errors';
 import { ModuleSpec, type ModuleSpecInput } from '../schemas';
-import { firstIssue } from '../../shared/zod-issue';
+import { firstIssue } from '../../base/zod-issue';
 
 /** A module spec as the mesh accepts it (defaults filled in), or a refusal that names the field. */
 export function checkModuleSpec(input: ModuleSpecInput): ModuleSpec {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { startClearance } from '../../client/start-clearance';
-import { isControl } from '../../shared/printable';
+import { isControl } from '../../base/printable';
 import { clearNode, edgeFlip } from '../../workflows';
 import { decideUpdate, type Decision } from '../../workflows/contracts';
 import { seedEdgeFlip } from '../support/edge-flip-seed';

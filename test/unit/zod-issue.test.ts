@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { z } from 'zod';
 import { Name } from '../../mesh/schemas';
-import { firstIssue, firstIssueText } from '../../shared/zod-issue';
+import { firstIssue, firstIssueText } from '../../base/zod-issue';
 
 function errorOf(schema: z.ZodType, value: unknown): z.ZodError {
   const result = schema.safeParse(value);

@@ -14,7 +14,7 @@ import {
   type Waiting,
 } from '../contracts';
 import { CANCELLED_WORK_GRACE_MS, FLEET_APPROVAL_MAX_AGE_MS, type RunbookPolicy } from '../policy';
-import { firstIssue } from '../../shared/zod-issue';
+import { firstIssue } from '../../base/zod-issue';
 import { policyRefusal } from './approvers';
 import { notify, settings } from './activities';
 import { evidenceChange, type Evidence } from './evidence';

@@ -1,4 +1,4 @@
-import { printable } from '../../shared/printable';
+import { printable } from '../../base/printable';
 import type { RunbookStatus, Step, Waiting } from '../contracts';
 import { pausedSentence } from './pause-words';
 import { stalledSentence } from './stalled-words';

@@ -1,5 +1,5 @@
 import { condition, setHandler } from '@temporalio/workflow';
-import { firstIssue } from '../../shared/zod-issue';
+import { firstIssue } from '../../base/zod-issue';
 import { PauseRequest, pauseUpdate, ResumeRequest, resumeUpdate, type Paused } from '../contracts';
 import { clockOf, reject } from './decisions';
 import type { Progress } from './progress';

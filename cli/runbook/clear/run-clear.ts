@@ -7,7 +7,7 @@ import { startClearance } from '../../../client/start-clearance';
 import { ClearNodeInput } from '../../../workflows/clear-node';
 import type { Decision } from '../../../workflows/contracts';
 import { nodeMarkId } from '../../../workflows/node-mark-contracts';
-import { firstIssue } from '../../../shared/zod-issue';
+import { firstIssue } from '../../../base/zod-issue';
 import { UsageError } from '../../errors';
 import { printJson, printLine } from '../../output';
 import { forTerminal } from '../../terminal-text';

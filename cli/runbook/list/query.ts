@@ -3,7 +3,7 @@ import { MESH_NODE, MESH_PHASE, WAITING_QUERY } from '../../../workflows/search-
 import { CLEARANCE_TYPE } from '../../../workflows/clearance-names';
 import { NODE_MARK_TYPE } from '../../../workflows/node-mark-contracts';
 import { KINDS, runbookWorkflowTypes, type KindRegistry } from '../../../workflows/kinds';
-import { visibilityString } from '../../../shared/visibility-string';
+import { visibilityString } from '../../../base/visibility-string';
 
 export interface ListFilters {
   node?: string | undefined;

@@ -4,7 +4,7 @@ import { nodeOutcomeLines, planAsLines, planReaderFrom, type PlanReader } from '
 import { readThroughNodeWorkers } from '../../../client/plan/node-reads';
 import { depsFromConfig } from '../../../worker/deps';
 import type { PlanReport } from '../../../workflows/plan-report';
-import { firstIssueText } from '../../../shared/zod-issue';
+import { firstIssueText } from '../../../base/zod-issue';
 import { UsageError } from '../../errors';
 import { OPERATOR_KINDS, operatorKind, type OperatorRegistry } from '../operator-kinds';
 import { withClient } from '../client';

@@ -8,7 +8,7 @@ import { load } from '../lazy';
 import { parseOptions } from '../options';
 import { addFleetRuleOptions, FleetOptionsSchema } from './fleet-command';
 import { asksForFleet } from './fleet-options';
-import { firstIssue } from '../../../shared/zod-issue';
+import { firstIssue } from '../../../base/zod-issue';
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { firstIssue } from '../../../shared/zod-issue';
+import { firstIssue } from '../../../base/zod-issue';
 import { EdgeFlipInput, type EdgeFlipInputArg } from '../../../workflows/contracts';
 import { UsageError } from '../../errors';
 

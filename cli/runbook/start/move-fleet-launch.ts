@@ -1,7 +1,7 @@
 import { startDataPathMoveFleet } from '../../../client/start-fleet';
 import { MeshRefusedError } from '../../../mesh/errors';
 import { DataPathMoveFleetInput, type DataPathMoveFleetInputArg } from '../../../workflows/fleet/contracts';
-import { firstIssueText } from '../../../shared/zod-issue';
+import { firstIssueText } from '../../../base/zod-issue';
 import { UsageError } from '../../errors';
 import { withClient } from '../client';
 import { load } from '../lazy';
